@@ -1,0 +1,1 @@
+"""Rule plugins: pure rules engines plus bindings that map table operations onto engine actions."""
