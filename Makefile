@@ -1,0 +1,57 @@
+# Two commands matter: `make run` and `make test`. Both set everything up from a fresh clone.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 8080
+HOST   ?= 127.0.0.1
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: run test setup web chromium lint typecheck pytest bench clean
+
+run: setup web
+	$(VENV)/bin/cardtable serve --host $(HOST) --port $(PORT)
+
+test: setup web chromium lint typecheck pytest
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -e '.[test]'
+	touch $@
+
+# The web client: TypeScript bundled by esbuild into web/dist (not committed).
+web: web/dist/.built
+
+WEB_SRC := $(shell find web/src web/static -type f 2>/dev/null) web/build.mjs web/package.json
+
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+web/dist/.built: web/node_modules/.installed $(WEB_SRC)
+	cd web && npm run --silent build
+	touch $@
+
+# Browser tests drive Debian's Chromium; Playwright cannot download browsers here.
+chromium: $(CHROMIUM)
+
+$(CHROMIUM):
+	if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium
+
+lint: setup
+	$(VENV)/bin/ruff check server plugins tests bench
+
+typecheck: setup
+	$(VENV)/bin/mypy server plugins
+
+pytest: setup
+	$(PY) -m pytest -q
+
+bench: setup
+	$(PY) -m bench
+
+clean:
+	rm -rf $(VENV) web/node_modules web/dist .pytest_cache .mypy_cache .ruff_cache

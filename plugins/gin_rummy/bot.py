@@ -1,0 +1,73 @@
+"""A simple, reasonable Gin Rummy bot that plays from what its seat may see.
+
+``choose_action(engine, state, seat, rng)`` returns one of ``engine.legal_actions(state, seat)``
+or ``None`` when the seat has nothing to do. It reads only ``engine.view(state, seat)`` (its own
+hand, the public discard pile, the knocker's laid-out melds) - never the opponent's hand or the
+stock order - and uses ``rng`` only to break ties, so it is deterministic for a given ``rng``.
+
+Strategy: take the upcard or the top discard only if that lowers the best deadwood reachable
+after discarding; discard the card that leaves the least deadwood (highest card on a tie);
+declare Big Gin or Gin whenever possible, otherwise knock as soon as it is legal; as defender,
+make the lay-offs that leave the least deadwood (see :func:`best_defence`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from plugins.base import RulesEngine
+from plugins.gin_rummy.melds import best_defence, deadwood_points, deadwood_value
+
+
+def _best_after_taking(hand: list[str], card: str) -> int:
+    """Least deadwood reachable by adding ``card`` and discarding another card."""
+    with_card = [*hand, card]
+    return min(deadwood_points(c for c in with_card if c != out) for out in hand)
+
+
+def _wants(hand: list[str], card: str | None) -> bool:
+    return card is not None and _best_after_taking(hand, card) < deadwood_points(hand)
+
+
+def choose_action(
+    engine: RulesEngine[Any], state: Any, seat: int, rng: random.Random
+) -> dict[str, Any] | None:
+    """The bot's move for ``seat``, or ``None`` if ``seat`` has no legal action."""
+    legal = engine.legal_actions(state, seat)
+    if not legal:
+        return None
+    view = engine.view(state, seat)
+    phase = view["phase"]
+    hand: list[str] = view["hand"]
+    kinds = {a["type"] for a in legal}
+
+    if "next_hand" in kinds:
+        return {"type": "next_hand"}
+    if phase == "upcard":
+        return {"type": "take_upcard" if _wants(hand, view["discard_top"]) else "pass"}
+    if phase == "draw":
+        can_take = {"type": "draw", "source": "discard"} in legal
+        take = can_take and _wants(hand, view["discard_top"])
+        return {"type": "draw", "source": "discard" if take else "stock"}
+    if phase == "layoff":
+        plan, _ = best_defence(view["knock"]["melds"], hand)
+        if plan:
+            card, meld = plan[0]
+            return {"type": "lay_off", "card": card, "meld": meld}
+        return {"type": "finish_layoff"}
+    if phase == "discard":
+        if "big_gin" in kinds:
+            return {"type": "big_gin"}
+        discards = [a["card"] for a in legal if a["type"] == "discard"]
+        knockable = {a["card"] for a in legal if a["type"] == "knock"}
+        scored = [
+            (deadwood_points(c for c in hand if c != out), -deadwood_value(out), rng.random(), out)
+            for out in discards
+        ]
+        scored.sort()
+        _, _, _, out = scored[0]
+        if out in knockable:
+            return {"type": "knock", "card": out}  # Gin when points == 0
+        return {"type": "discard", "card": out}
+    return rng.choice(legal)

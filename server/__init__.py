@@ -1,0 +1,1 @@
+"""cardtable server: rooms, the table model, the Redis store and the Socket.IO/HTTP front."""

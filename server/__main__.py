@@ -1,0 +1,58 @@
+"""The ``cardtable`` command line: ``cardtable serve`` runs the server."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from aiohttp import web
+
+from server.config import Config
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cardtable", description="A virtual card table for friends: rooms, cards, rules.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser(
+        "serve", help="run the web and Socket.IO server",
+        description="Serve the table. Without --redis-url (or REDIS_URL) rooms are kept in an "
+                    "embedded Redis under --data-dir, so they survive restarts.")
+    serve.add_argument("--host", default=None, help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=None,
+                       help="port to listen on (default $PORT or 8080)")
+    serve.add_argument("--redis-url", default=None,
+                       help="external Redis, e.g. redis://host:6379/0 (default $REDIS_URL; "
+                            "unset: embedded store)")
+    serve.add_argument("--data-dir", type=Path, default=None,
+                       help="where the embedded store keeps its files (default ./var)")
+    serve.add_argument("--log-level", default=None,
+                       choices=["debug", "info", "warning", "error"], help="default info")
+    serve.add_argument("--room-ttl", type=int, default=None, dest="room_ttl_seconds",
+                       help="seconds an idle room is kept (default 14 days)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    cfg = Config.from_env(host=args.host, port=args.port, redis_url=args.redis_url,
+                          data_dir=args.data_dir, log_level=args.log_level,
+                          room_ttl_seconds=args.room_ttl_seconds)
+    logging.basicConfig(level=cfg.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        import uvloop  # type: ignore[import-not-found]
+
+        uvloop.install()
+    except ImportError:
+        pass
+    from server.app import create_app
+
+    web.run_app(create_app(cfg), host=cfg.host, port=cfg.port, print=lambda m: print(m, flush=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

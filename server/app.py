@@ -1,0 +1,58 @@
+"""The app factory: aiohttp + Socket.IO, with the Redis store owned by a cleanup context."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+
+import socketio
+from aiohttp import web
+
+from server.config import Config
+from server.http import CONFIG_KEY, CREATES_KEY, ROOMS_KEY, add_routes, security_headers
+from server.limits import WindowCounter
+from server.rooms import RoomService
+from server.sockets import SocketHandlers
+from server.store.embedded import EmbeddedRedis
+from server.store.redis_store import RedisStore
+
+log = logging.getLogger("cardtable")
+SIO_KEY: web.AppKey[socketio.AsyncServer] = web.AppKey("sio", socketio.AsyncServer)
+HANDLERS_KEY: web.AppKey[SocketHandlers] = web.AppKey("handlers", SocketHandlers)
+
+
+def create_app(config: Config) -> web.Application:
+    app = web.Application(middlewares=[security_headers], client_max_size=64 * 1024)
+    sio = socketio.AsyncServer(
+        async_mode="aiohttp",
+        cors_allowed_origins=config.cors_origins if config.cors_origins is not None else [],
+        max_http_buffer_size=1_000_000,
+        ping_interval=10,
+        ping_timeout=10,
+    )
+    sio.attach(app)
+    handlers = SocketHandlers(sio, config)
+    app[SIO_KEY] = sio
+    app[HANDLERS_KEY] = handlers
+    app[CONFIG_KEY] = config
+    app[CREATES_KEY] = WindowCounter(config.joins_per_minute)
+
+    async def store_ctx(app: web.Application) -> AsyncIterator[None]:
+        embedded: EmbeddedRedis | None = None
+        url = config.redis_url
+        if not url:
+            embedded = EmbeddedRedis(config.data_dir).start()
+            url = embedded.url
+            log.info("embedded store: redis-server under %s", config.data_dir.resolve())
+        store = RedisStore(url, log_cap=config.log_cap, ttl_seconds=config.room_ttl_seconds)
+        rooms = RoomService(store, config.limits)
+        app[ROOMS_KEY] = rooms
+        handlers.rooms = rooms
+        yield
+        await store.close()
+        if embedded is not None:
+            embedded.stop()
+
+    app.cleanup_ctx.append(store_ctx)
+    add_routes(app, config)
+    return app

@@ -1,0 +1,161 @@
+"""A Python client for the table protocol, used by bots, the benchmark and the tests.
+
+It speaks Socket.IO like the web page does, keeps the room as this seat sees it (applying deltas
+strictly in version order, holding early ones, resyncing on a gap), and records every message it
+receives so tests can check that nothing forbidden ever arrived.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from typing import Any
+
+import socketio
+
+EVENTS = ("joined", "snapshot", "delta", "ack", "error")
+
+
+class OpFailed(Exception):
+    def __init__(self, payload: dict[str, Any]) -> None:
+        super().__init__(f"{payload.get('code')}: {payload.get('message')}")
+        self.code: str = payload.get("code", "")
+        self.payload = payload
+
+
+class TableClient:
+    def __init__(self, url: str, *, record: bool = True) -> None:
+        self.url = url
+        self.sio = socketio.AsyncClient(reconnection=False)
+        self.record = record
+        self.received: list[tuple[str, Any]] = []
+        self.objects: dict[str, dict[str, Any]] = {}
+        self.players: list[dict[str, Any]] = []
+        self.version = -1
+        self.code: str | None = None
+        self.player: str | None = None
+        self.token: str | None = None
+        self.seat: int | None = None
+        self.log: list[str] = []
+        self._held: dict[int, dict[str, Any]] = {}
+        self._refs = itertools.count(1)
+        self._waiters: dict[Any, asyncio.Future[dict[str, Any]]] = {}
+        self._changed = asyncio.Event()
+        self.errors: list[dict[str, Any]] = []
+        for name in EVENTS:
+            self.sio.on(name, self._make_handler(name))
+
+    def _make_handler(self, name: str) -> Any:
+        async def handler(data: Any) -> None:
+            if self.record:
+                self.received.append((name, data))
+            getattr(self, f"_on_{name}")(data)
+            self._changed.set()
+
+        return handler
+
+    # --- incoming ---------------------------------------------------------------------------
+
+    def _on_joined(self, data: dict[str, Any]) -> None:
+        self.code, self.player, self.token = data["code"], data["player"], data["token"]
+        self.seat = data["seat"]
+        self._resolve(data.get("ref"), data)
+
+    def _on_snapshot(self, data: dict[str, Any]) -> None:
+        self.objects = {o["id"]: o for o in data["objects"]}
+        self.players = data["players"]
+        self.version = data["v"]
+        self._drain()
+
+    def _on_delta(self, data: dict[str, Any]) -> None:
+        v = data["v"]
+        if v <= self.version:
+            return
+        self._held[v] = data
+        self._drain()
+
+    def _drain(self) -> None:
+        if self.version < 0:
+            return
+        for v in [v for v in self._held if v <= self.version]:
+            del self._held[v]
+        while self.version + 1 in self._held:
+            d = self._held.pop(self.version + 1)
+            for obj in d["set"]:
+                self.objects[obj["id"]] = obj
+            for oid in d["del"]:
+                self.objects.pop(oid, None)
+            if "players" in d:
+                self.players = d["players"]
+                me = next((p for p in self.players if p["id"] == self.player), None)
+                if me is not None:
+                    self.seat = me["seat"]
+            if d.get("log"):
+                self.log.append(d["log"])
+            self.version = d["v"]
+
+    def _on_ack(self, data: dict[str, Any]) -> None:
+        self._resolve(data.get("ref"), data)
+
+    def _on_error(self, data: dict[str, Any]) -> None:
+        self.errors.append(data)
+        fut = self._waiters.pop(data.get("ref"), None)
+        if fut is not None and not fut.done():
+            fut.set_exception(OpFailed(data))
+
+    def _resolve(self, ref: Any, data: dict[str, Any]) -> None:
+        fut = self._waiters.pop(ref, None)
+        if fut is not None and not fut.done():
+            fut.set_result(data)
+
+    # --- outgoing ---------------------------------------------------------------------------
+
+    async def connect(self) -> TableClient:
+        await self.sio.connect(self.url, transports=["websocket"])
+        return self
+
+    async def request(self, event: str, payload: dict[str, Any],
+                      timeout: float = 10.0) -> dict[str, Any]:
+        ref = next(self._refs)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiters[ref] = fut
+        await self.sio.emit(event, {**payload, "ref": ref})
+        try:
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            self._waiters.pop(ref, None)
+
+    async def join(self, code: str, name: str = "player", **extra: Any) -> dict[str, Any]:
+        got = await self.request("join", {"code": code, "name": name, **extra})
+        await self.wait_for(lambda: self.version >= 0)
+        return got
+
+    async def op(self, op: str, **fields: Any) -> dict[str, Any]:
+        return await self.request("op", {"op": op, **fields})
+
+    async def send_raw(self, event: str, payload: Any) -> None:
+        await self.sio.emit(event, payload)
+
+    async def wait_for(self, cond: Any, timeout: float = 10.0) -> None:
+        async def loop() -> None:
+            while not cond():
+                self._changed.clear()
+                await self._changed.wait()
+
+        await asyncio.wait_for(loop(), timeout)
+
+    async def wait_version(self, v: int, timeout: float = 10.0) -> None:
+        await self.wait_for(lambda: self.version >= v, timeout)
+
+    async def close(self) -> None:
+        await self.sio.disconnect()
+
+    # --- queries ----------------------------------------------------------------------------
+
+    def hand(self, seat: int | None = None) -> list[str]:
+        s = self.seat if seat is None else seat
+        return list(self.objects[f"hand{s}"]["cards"])
+
+    def faces_seen(self) -> dict[str, str]:
+        return {o["id"]: o["face"] for o in self.objects.values()
+                if o["t"] == "card" and "face" in o}

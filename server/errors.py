@@ -1,0 +1,56 @@
+"""The one error type that crosses every boundary, and its stable codes.
+
+Every rejection the server gives a client is a ``CardtableError``: a stable ``code`` a program can
+switch on, a ``message`` a person can read, and whether retrying the same request may succeed.
+The socket layer maps it to exactly one event shape: ``error {code, message, ref}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Stable codes. Documented in docs/protocol.md; never rename one.
+BAD_REQUEST = "bad_request"  # payload shape or types are wrong
+TOO_LARGE = "too_large"  # payload bigger than the configured limit
+RATE_LIMITED = "rate_limited"  # too many events from this connection or address
+ROOM_NOT_FOUND = "room_not_found"
+NOT_JOINED = "not_joined"  # event needs a joined player
+NOT_SEATED = "not_seated"  # spectators cannot change the table
+SEAT_TAKEN = "seat_taken"
+ROOM_FULL = "room_full"
+UNKNOWN_OBJECT = "unknown_object"
+FORBIDDEN = "forbidden"  # e.g. touching another seat's hand, a locked object
+CONFLICT = "conflict"  # the object changed since the client saw it
+INVALID_MOVE = "invalid_move"  # the operation makes no sense for this object
+LIMIT = "limit"  # a configured room limit would be exceeded
+NOTHING_TO_UNDO = "nothing_to_undo"
+UNDO_REFUSED = "undo_refused"
+BAD_TOKEN = "bad_token"
+RULES = "rules"  # a rule plugin rejected the move; message says which rule
+UNAVAILABLE = "unavailable"  # the store is down; retry later
+INTERNAL = "internal"
+
+
+class CardtableError(Exception):
+    """A rejection with a stable code and a human message."""
+
+    def __init__(
+        self, code: str, message: str, *, retryable: bool = False, detail: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+        self.detail = detail
+
+    def payload(self, ref: Any = None) -> dict[str, Any]:
+        """The body of the ``error`` event."""
+        out: dict[str, Any] = {"code": self.code, "message": self.message, "ref": ref}
+        if self.retryable:
+            out["retryable"] = True
+        if self.detail is not None:
+            out["rule"] = self.detail
+        return out
+
+    def __repr__(self) -> str:
+        return f"CardtableError({self.code!r}, {self.message!r})"

@@ -1,0 +1,300 @@
+"""The room service: load, serialise, apply, commit, and build per-seat deltas.
+
+Every change to a room goes through :meth:`RoomService._mutate`: under a per-room lock it takes
+a fresh copy of the latest state, lets the pure table model (or a seat/player change) mutate it,
+builds the filtered delta for every view (each seat, and spectators), and commits state plus
+op-log entry in one versioned Redis transaction. A version mismatch (another server process
+committed first) reloads and retries; a rejection raises before anything is written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from server import codes
+from server.errors import (
+    BAD_REQUEST,
+    BAD_TOKEN,
+    CONFLICT,
+    NOT_JOINED,
+    ROOM_FULL,
+    ROOM_NOT_FOUND,
+    SEAT_TAKEN,
+    UNAVAILABLE,
+    CardtableError,
+)
+from server.store.redis_store import RedisStore, RoomGone, StoreUnavailable, VersionMismatch
+from server.table.apply import Actor, Change, Limits, apply_op, new_id
+from server.table.objects import Player, Table, decode_table, encode_table
+from server.table.ops import Op
+from server.table.templates import new_table
+from server.table.view import players_view, snapshot, view_objects
+
+SPEC = "spec"
+_pack = msgspec.msgpack.Encoder().encode
+_unpack = msgspec.msgpack.Decoder().decode
+
+
+def view_key(seat: int | None) -> str:
+    return SPEC if seat is None else f"s{seat}"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(raw: object) -> str:
+    if not isinstance(raw, str):
+        raise CardtableError(BAD_REQUEST, "A name must be text.")
+    name = "".join(ch for ch in raw if unicodedata.category(ch)[0] != "C").strip()
+    if not 1 <= len(name) <= 32:
+        raise CardtableError(BAD_REQUEST, "A name must be 1 to 32 characters.")
+    return name
+
+
+@dataclass
+class Commit:
+    """A committed change: the new version and the delta each view receives."""
+
+    code: str
+    version: int
+    deltas: dict[str, dict[str, Any]]
+    log: str = ""
+
+
+@dataclass
+class Joined:
+    player: Player
+    token: str
+    snapshot: dict[str, Any]
+    commit: Commit | None
+
+
+@dataclass
+class _Cached:
+    version: int
+    blob: bytes
+
+
+@dataclass
+class RoomService:
+    store: RedisStore
+    limits: Limits = field(default_factory=Limits)
+    retries: int = 8
+    _cache: dict[str, _Cached] = field(default_factory=dict)
+    _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+
+    # --- reading ---------------------------------------------------------------------------
+
+    async def _load(self, code: str) -> _Cached:
+        try:
+            got = await self.store.load(code)
+        except StoreUnavailable:
+            raise _unavailable() from None
+        if got is None:
+            self._cache.pop(code, None)
+            raise CardtableError(ROOM_NOT_FOUND, f"There is no room {codes.pretty(code)}.")
+        cached = _Cached(*got)
+        self._cache[code] = cached
+        return cached
+
+    async def load_table(self, code: str) -> Table:
+        """The latest committed table, read from the store."""
+        return decode_table((await self._load(code)).blob)
+
+    async def exists(self, code: str) -> bool:
+        try:
+            return await self.store.exists(code)
+        except StoreUnavailable:
+            raise _unavailable() from None
+
+    # --- creating ---------------------------------------------------------------------------
+
+    async def create_room(self, template: str = "standard", seats: int = 4) -> Table:
+        if not isinstance(seats, int) or not 1 <= seats <= self.limits.max_seats:
+            raise CardtableError(BAD_REQUEST, f"A room has 1 to {self.limits.max_seats} seats.")
+        for _ in range(10):
+            code = codes.new_code()
+            table = new_table(code, template, seats, time.time())
+            try:
+                if await self.store.create(code, encode_table(table)):
+                    return table
+            except StoreUnavailable:
+                raise _unavailable() from None
+        raise CardtableError(CONFLICT, "Could not find a free room code; try again.")
+
+    # --- mutating ---------------------------------------------------------------------------
+
+    def _lock(self, code: str) -> asyncio.Lock:
+        lock = self._locks.get(code)
+        if lock is None:
+            lock = self._locks[code] = asyncio.Lock()
+        return lock
+
+    async def _mutate(self, code: str, fn: Callable[[Table], Change], by: str) -> Commit:
+        async with self._lock(code):
+            for _ in range(self.retries):
+                cached = self._cache.get(code) or await self._load(code)
+                table = decode_table(cached.blob)  # a private copy: rejections touch nothing
+                change = fn(table)
+                deltas = build_deltas(table, change, by)
+                blob = encode_table(table)
+                entry = _pack({"v": table.version, "d": deltas})
+                try:
+                    await self.store.commit(code, cached.version, table.version, blob, entry)
+                except VersionMismatch:
+                    self._cache.pop(code, None)
+                    continue
+                except RoomGone:
+                    self._cache.pop(code, None)
+                    raise CardtableError(ROOM_NOT_FOUND, "This room has expired.") from None
+                except StoreUnavailable:
+                    self._cache.pop(code, None)
+                    raise _unavailable() from None
+                self._cache[code] = _Cached(table.version, blob)
+                return Commit(code, table.version, deltas, change.log)
+            raise CardtableError(CONFLICT, "The room is busy; try again.", retryable=True)
+
+    async def apply(self, code: str, player_id: str, op: Op) -> Commit:
+        def run(table: Table) -> Change:
+            player = _player(table, player_id)
+            actor = Actor(player.id, player.name, player.seat)
+            return apply_op(table, actor, op, self.limits)
+
+        return await self._mutate(code, run, player_id)
+
+    async def join(self, code: str, name: object, token: object = None,
+                   seat: object = "auto") -> Joined:
+        """Join as a new player, or reclaim a player (seat and hand) by presenting its token."""
+        if token is not None:
+            if not isinstance(token, str) or len(token) > 100:
+                raise CardtableError(BAD_TOKEN, "That player token is not valid here.")
+            table = await self.load_table(code)
+            wanted = hash_token(token)
+            for p in table.players.values():
+                if secrets.compare_digest(p.token_hash, wanted):
+                    return Joined(p, token, snapshot(table, p.seat), None)
+            raise CardtableError(BAD_TOKEN, "That player token is not valid in this room.")
+        clean = clean_name(name)
+        new_token = secrets.token_urlsafe(24)
+        pid = new_id("p")
+
+        def run(table: Table) -> Change:
+            if len(table.players) >= self.limits.max_players:
+                raise CardtableError(ROOM_FULL, "This room is full.")
+            taken = table.seated()
+            chosen: int | None
+            if seat == "auto":
+                chosen = next((s for s in range(table.seats) if s not in taken), None)
+            elif seat is None:
+                chosen = None
+            else:
+                chosen = _check_seat(table, seat)
+            table.version += 1
+            table.players[pid] = Player(id=pid, name=clean, token_hash=hash_token(new_token),
+                                        seat=chosen, seat_since=table.version,
+                                        host=not table.players)
+            where = f"seat {chosen + 1}" if chosen is not None else "as a spectator"
+            return Change(players_changed=True, log=f"{clean} joined {where}")
+
+        commit = await self._mutate(code, run, pid)
+        table = await self.load_table(code)
+        player = table.players[pid]
+        return Joined(player, new_token, snapshot(table, player.seat), commit)
+
+    async def take_seat(self, code: str, player_id: str, seat: object) -> Commit:
+        def run(table: Table) -> Change:
+            player = _player(table, player_id)
+            chosen = None if seat is None else _check_seat(table, seat, player_id)
+            if chosen == player.seat:
+                raise CardtableError(BAD_REQUEST, "You are already there.")
+            table.version += 1
+            player.seat = chosen
+            player.seat_since = table.version
+            where = f"took seat {chosen + 1}" if chosen is not None else "left their seat"
+            return Change(players_changed=True, log=f"{player.name} {where}")
+
+        return await self._mutate(code, run, player_id)
+
+    async def rename(self, code: str, player_id: str, name: object) -> Commit:
+        clean = clean_name(name)
+
+        def run(table: Table) -> Change:
+            player = _player(table, player_id)
+            old, player.name = player.name, clean
+            table.version += 1
+            return Change(players_changed=True, log=f"{old} is now {clean}")
+
+        return await self._mutate(code, run, player_id)
+
+    # --- resync -----------------------------------------------------------------------------
+
+    async def resync(
+        self, code: str, player_id: str, since: int
+    ) -> list[dict[str, Any]] | dict[str, Any]:
+        """Missed deltas for this player's view since ``since``, or a snapshot (a dict)."""
+        table = await self.load_table(code)
+        player = _player(table, player_id)
+        if since > table.version or since < player.seat_since:
+            return snapshot(table, player.seat)
+        try:
+            entries = await self.store.log_since(code, since, table.version)
+        except StoreUnavailable:
+            raise _unavailable() from None
+        if entries is None:
+            return snapshot(table, player.seat)
+        key = view_key(player.seat)
+        out = []
+        for raw in entries:
+            entry = _unpack(raw)
+            out.append(entry["d"][key])
+        return out
+
+
+def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, Any]]:
+    removed = sorted(change.removed)
+    players = players_view(table) if change.players_changed else None
+    out = {}
+    for seat in [None, *range(table.seats)]:
+        delta: dict[str, Any] = {
+            "v": table.version,
+            "set": view_objects(table, change.dirty, seat),
+            "del": removed,
+            "by": by,
+        }
+        if change.log:
+            delta["log"] = change.log
+        if players is not None:
+            delta["players"] = players
+        out[view_key(seat)] = delta
+    return out
+
+
+def _player(table: Table, player_id: str) -> Player:
+    player = table.players.get(player_id)
+    if player is None:
+        raise CardtableError(NOT_JOINED, "You are not a player in this room; join first.")
+    return player
+
+
+def _check_seat(table: Table, seat: object, player_id: str | None = None) -> int:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.seats:
+        raise CardtableError(BAD_REQUEST, f"Seats are numbered 0 to {table.seats - 1}.")
+    holder = table.seated().get(seat)
+    if holder is not None and holder.id != player_id:
+        raise CardtableError(SEAT_TAKEN, f"Seat {seat + 1} is taken by {holder.name}.")
+    return seat
+
+
+def _unavailable() -> CardtableError:
+    return CardtableError(UNAVAILABLE, "The game store is unreachable right now; try again in a "
+                          "moment.", retryable=True)

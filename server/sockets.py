@@ -1,0 +1,182 @@
+"""Socket.IO handlers: validate every event, call the room service, fan deltas out per view.
+
+Each connection joins exactly one Socket.IO room per table view (``CODE/s0``, ``CODE/spec``...),
+so a delta built for a seat only ever reaches that seat's connections. Handlers never raise:
+every failure becomes one ``error {code, message, ref}`` event and the connection stays.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import socketio
+
+from server import codes
+from server.config import Config
+from server.errors import BAD_REQUEST, INTERNAL, NOT_JOINED, ROOM_NOT_FOUND, CardtableError
+from server.limits import TokenBucket, WindowCounter, check_payload
+from server.rooms import Commit, RoomService, view_key
+from server.table.ops import parse_op
+from server.table.view import snapshot
+
+log = logging.getLogger("cardtable.sockets")
+
+
+@dataclass
+class Session:
+    addr: str
+    bucket: TokenBucket
+    code: str | None = None
+    player_id: str | None = None
+    seat: int | None = None
+
+    @property
+    def view_room(self) -> str:
+        assert self.code is not None
+        return f"{self.code}/{view_key(self.seat)}"
+
+
+class SocketHandlers:
+    """Registers the event handlers on ``sio``. ``rooms`` is set once the store is up."""
+
+    def __init__(self, sio: socketio.AsyncServer, config: Config) -> None:
+        self.sio = sio
+        self.config = config
+        self.rooms: RoomService | None = None
+        self.sessions: dict[str, Session] = {}
+        self.joins = WindowCounter(config.joins_per_minute)
+        sio.on("connect", self.connect)
+        sio.on("disconnect", self.disconnect)
+        for name, fn in (("join", self.on_join), ("op", self.on_op), ("seat", self.on_seat),
+                         ("rename", self.on_rename), ("sync", self.on_sync)):
+            sio.on(name, self._guard(name, fn))
+
+    # --- plumbing ---------------------------------------------------------------------------
+
+    def _guard(
+        self, name: str, fn: Callable[[str, Session, dict[str, Any]], Awaitable[None]]
+    ) -> Callable[..., Awaitable[None]]:
+        async def handler(sid: str, data: Any = None, *extra: Any) -> None:
+            ref = data.get("ref") if isinstance(data, dict) else None
+            if not isinstance(ref, int | str) or isinstance(ref, bool) or (
+                isinstance(ref, str) and len(ref) > 64
+            ):
+                ref = None
+            try:
+                session = self.sessions.get(sid)
+                if session is None:
+                    return
+                session.bucket.take()
+                check_payload(data, self.config.max_payload_bytes)
+                if not isinstance(data, dict):
+                    raise CardtableError(BAD_REQUEST, f"'{name}' takes an object.")
+                if self.rooms is None:
+                    raise CardtableError(INTERNAL, "The server is starting; try again.",
+                                         retryable=True)
+                await fn(sid, session, data)
+            except CardtableError as err:
+                await self.sio.emit("error", err.payload(ref), to=sid)
+            except Exception:  # never let input crash the server or drop the connection
+                log.exception("unexpected error in %s", name)
+                err = CardtableError(INTERNAL, "Something went wrong on the server.")
+                await self.sio.emit("error", err.payload(ref), to=sid)
+
+        return handler
+
+    async def broadcast(self, commit: Commit) -> None:
+        for key, delta in commit.deltas.items():
+            await self.sio.emit("delta", delta, room=f"{commit.code}/{key}")
+
+    def _joined(self, session: Session) -> tuple[str, str]:
+        if session.code is None or session.player_id is None:
+            raise CardtableError(NOT_JOINED, "Join a room first.")
+        return session.code, session.player_id
+
+    # --- events -----------------------------------------------------------------------------
+
+    async def connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
+        addr = environ.get("REMOTE_ADDR") or ""
+        req = environ.get("aiohttp.request")
+        if req is not None and req.remote:
+            addr = req.remote
+        cfg = self.config
+        self.sessions[sid] = Session(addr=addr, bucket=TokenBucket(cfg.ops_per_second,
+                                                                     cfg.ops_burst))
+
+    async def disconnect(self, sid: str, *args: Any) -> None:
+        self.sessions.pop(sid, None)
+
+    async def on_join(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        assert self.rooms is not None
+        self.joins.hit(s.addr, "join attempts")
+        code = codes.normalize(data.get("code"))
+        if code is None:
+            raise CardtableError(ROOM_NOT_FOUND, "That is not a room code (8 letters/digits).")
+        if s.code is not None:
+            await self.sio.leave_room(sid, s.view_room)
+            s.code = s.player_id = None
+        joined = await self.rooms.join(code, data.get("name"), data.get("token"),
+                                       data.get("seat", "auto"))
+        if joined.commit is not None:
+            await self.broadcast(joined.commit)
+        s.code, s.player_id, s.seat = code, joined.player.id, joined.player.seat
+        await self.sio.enter_room(sid, s.view_room)
+        await self.sio.emit("joined", {
+            "code": code, "player": joined.player.id, "token": joined.token,
+            "seat": joined.player.seat, "name": joined.player.name, "ref": data.get("ref"),
+        }, to=sid)
+        since = data.get("since")
+        if isinstance(since, int) and not isinstance(since, bool) and joined.commit is None:
+            await self._resync(sid, s, since)
+        else:
+            await self.sio.emit("snapshot", joined.snapshot, to=sid)
+
+    async def on_op(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        assert self.rooms is not None
+        code, pid = self._joined(s)
+        op = parse_op(data)
+        commit = await self.rooms.apply(code, pid, op)
+        await self.broadcast(commit)
+        await self.sio.emit("ack", {"ref": data.get("ref"), "v": commit.version}, to=sid)
+
+    async def on_seat(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        assert self.rooms is not None
+        code, pid = self._joined(s)
+        commit = await self.rooms.take_seat(code, pid, data.get("seat"))
+        await self.broadcast(commit)
+        # This player's view changed: move all of its connections here and resend the table.
+        table = await self.rooms.load_table(code)
+        new_seat = table.players[pid].seat
+        for other_sid, other in list(self.sessions.items()):
+            if other.code == code and other.player_id == pid:
+                await self.sio.leave_room(other_sid, other.view_room)
+                other.seat = new_seat
+                await self.sio.enter_room(other_sid, other.view_room)
+                await self.sio.emit("snapshot", snapshot(table, new_seat), to=other_sid)
+        await self.sio.emit("ack", {"ref": data.get("ref"), "v": commit.version}, to=sid)
+
+    async def on_rename(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        assert self.rooms is not None
+        code, pid = self._joined(s)
+        commit = await self.rooms.rename(code, pid, data.get("name"))
+        await self.broadcast(commit)
+        await self.sio.emit("ack", {"ref": data.get("ref"), "v": commit.version}, to=sid)
+
+    async def on_sync(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        since = data.get("since")
+        if not isinstance(since, int) or isinstance(since, bool) or since < 0:
+            raise CardtableError(BAD_REQUEST, "'sync' needs 'since', the last version you saw.")
+        await self._resync(sid, s, since)
+
+    async def _resync(self, sid: str, s: Session, since: int) -> None:
+        assert self.rooms is not None
+        code, pid = self._joined(s)
+        got = await self.rooms.resync(code, pid, since)
+        if isinstance(got, dict):
+            await self.sio.emit("snapshot", got, to=sid)
+        else:
+            for delta in got:
+                await self.sio.emit("delta", delta, to=sid)

@@ -1,0 +1,146 @@
+"""Room state in Redis: msgpack blobs, versioned atomic commits, a capped op log, TTLs.
+
+Keys per room use a hash tag so a Redis Cluster keeps one room on one slot:
+``ct:{CODE}:room`` (hash: ``v`` version, ``s`` state blob) and ``ct:{CODE}:log`` (list of
+msgpack entries, newest last, capped). Every commit is one Lua script: it checks the stored
+version equals the one the caller loaded, writes state and log entry, trims the log and refreshes
+the TTL — so two writers on a stale state never both land.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+
+# KEYS: room, log. ARGV: expected version, new version, blob, log entry ('' for none), cap, ttl.
+_COMMIT = """
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return -1 end
+if tonumber(v) ~= tonumber(ARGV[1]) then return tonumber(v) end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
+if ARGV[4] ~= '' then
+  redis.call('RPUSH', KEYS[2], ARGV[4])
+  redis.call('LTRIM', KEYS[2], -tonumber(ARGV[5]), -1)
+end
+redis.call('EXPIRE', KEYS[1], ARGV[6])
+redis.call('EXPIRE', KEYS[2], ARGV[6])
+return -2
+"""
+
+
+class StoreUnavailable(Exception):
+    """Redis could not be reached; the operation was not applied and may be retried."""
+
+
+class VersionMismatch(Exception):
+    """Another writer committed first; reload and try again."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"store is at version {current}")
+        self.current = current
+
+
+class RoomGone(Exception):
+    """The room expired or never existed."""
+
+
+def room_key(code: str) -> str:
+    return f"ct:{{{code}}}:room"
+
+
+def log_key(code: str) -> str:
+    return f"ct:{{{code}}}:log"
+
+
+class RedisStore:
+    """The one store implementation. ``url`` is any redis-py URL (``redis://``, ``unix://``)."""
+
+    def __init__(self, url: str, *, log_cap: int = 200, ttl_seconds: int = 14 * 24 * 3600,
+                 socket_timeout: float = 2.0) -> None:
+        self.url = url
+        self.log_cap = log_cap
+        self.ttl = ttl_seconds
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(
+            url, socket_timeout=socket_timeout, socket_connect_timeout=socket_timeout,
+            health_check_interval=5, retry_on_timeout=False,
+        )
+        self._create = self.redis.register_script(_CREATE)
+        self._commit = self.redis.register_script(_COMMIT)
+
+    async def _call(self, coro: Any) -> Any:
+        try:
+            return await coro
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        except RedisError as exc:
+            if "LOADING" in str(exc) or "MASTERDOWN" in str(exc):
+                raise StoreUnavailable(str(exc)) from exc
+            raise
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self._call(self.redis.ping()))
+        except StoreUnavailable:
+            return False
+
+    async def create(self, code: str, blob: bytes, version: int = 0) -> bool:
+        """Reserve ``code`` and store its first state; False if the code is taken."""
+        done = await self._call(self._create(keys=[room_key(code)], args=[version, blob, self.ttl]))
+        return bool(done)
+
+    async def load(self, code: str) -> tuple[int, bytes] | None:
+        got = await self._call(self.redis.hmget(room_key(code), ["v", "s"]))
+        if got[0] is None or got[1] is None:
+            return None
+        return int(got[0]), bytes(got[1])
+
+    async def commit(self, code: str, expected: int, new: int, blob: bytes,
+                     entry: bytes | None) -> None:
+        """Write ``blob`` as version ``new`` if the store still holds ``expected``."""
+        res = await self._call(self._commit(
+            keys=[room_key(code), log_key(code)],
+            args=[expected, new, blob, entry or b"", self.log_cap, self.ttl],
+        ))
+        res = int(res)
+        if res == -2:
+            return
+        if res == -1:
+            raise RoomGone(code)
+        raise VersionMismatch(res)
+
+    async def log_since(self, code: str, version: int, current: int) -> list[bytes] | None:
+        """Entries for versions ``version+1 .. current``, or None if the log no longer has them."""
+        missing = current - version
+        if missing <= 0:
+            return []
+        if missing > self.log_cap:
+            return None
+        entries = await self._call(self.redis.lrange(log_key(code), -missing, -1))
+        if len(entries) != missing:
+            return None
+        return [bytes(e) for e in entries]
+
+    async def exists(self, code: str) -> bool:
+        return bool(await self._call(self.redis.exists(room_key(code))))
+
+    async def incr_window(self, key: str, window_seconds: int) -> int:
+        """Count an event in a fixed window shared by every server process (rate limits)."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.incr(key)
+        pipe.expire(key, window_seconds, nx=True)
+        res = await self._call(pipe.execute())
+        return int(res[0])
+
+    async def close(self) -> None:
+        await self.redis.aclose()

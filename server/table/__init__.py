@@ -1,0 +1,1 @@
+"""The pure table model: objects, operations and per-seat visibility. No I/O lives here."""

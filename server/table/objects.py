@@ -1,0 +1,167 @@
+"""Table objects and the table itself, as msgspec structs that encode straight to msgpack.
+
+Every object has an id, a position (x, y in table units), a z-order, a rotation, a lock flag and
+``v``, the room version at which it last changed (clients send it back as ``ov`` so a move made on
+a stale view is refused with ``conflict``). A card lives in exactly one place: loose on the table
+(``parent`` None), in a stack, or in a seat's hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+TABLE_W = 1600.0
+TABLE_H = 1000.0
+
+
+class Card(msgspec.Struct, tag="card", kw_only=True):
+    id: str
+    face: str
+    back: str = "blue"
+    up: bool = False
+    parent: str | None = None
+    x: float = 0.0
+    y: float = 0.0
+    z: int = 0
+    rot: int = 0
+    locked: bool = False
+    v: int = 0
+
+
+class Stack(msgspec.Struct, tag="stack", kw_only=True):
+    """An ordered pile of cards, bottom first. A holder (zone) stays when empty and has a label."""
+
+    id: str
+    cards: list[str] = msgspec.field(default_factory=list)
+    layout: str = "pile"  # "pile": only the top card can show; "row": fanned, every card shows
+    holder: bool = False
+    label: str = ""
+    w: float = 0.0
+    h: float = 0.0
+    x: float = 0.0
+    y: float = 0.0
+    z: int = 0
+    rot: int = 0
+    locked: bool = False
+    v: int = 0
+
+
+class Hand(msgspec.Struct, tag="hand", kw_only=True):
+    """A seat's private hand. Only that seat sees the faces; everyone sees the count."""
+
+    id: str
+    seat: int
+    cards: list[str] = msgspec.field(default_factory=list)
+    x: float = 0.0
+    y: float = 0.0
+    z: int = 0
+    rot: int = 0
+    locked: bool = False
+    v: int = 0
+
+
+class Chips(msgspec.Struct, tag="chips", kw_only=True):
+    id: str
+    count: int = 0
+    color: str = "red"
+    value: int = 1
+    label: str = ""
+    x: float = 0.0
+    y: float = 0.0
+    z: int = 0
+    rot: int = 0
+    locked: bool = False
+    v: int = 0
+
+
+class Counter(msgspec.Struct, tag="counter", kw_only=True):
+    id: str
+    value: int = 0
+    step: int = 1
+    label: str = ""
+    x: float = 0.0
+    y: float = 0.0
+    z: int = 0
+    rot: int = 0
+    locked: bool = False
+    v: int = 0
+
+
+class Die(msgspec.Struct, tag="die", kw_only=True):
+    id: str
+    sides: int = 6
+    value: int = 1
+    x: float = 0.0
+    y: float = 0.0
+    z: int = 0
+    rot: int = 0
+    locked: bool = False
+    v: int = 0
+
+
+class Label(msgspec.Struct, tag="label", kw_only=True):
+    id: str
+    text: str = ""
+    x: float = 0.0
+    y: float = 0.0
+    z: int = 0
+    rot: int = 0
+    locked: bool = False
+    v: int = 0
+
+
+Obj = Card | Stack | Hand | Chips | Counter | Die | Label
+Container = Stack | Hand
+
+
+class Player(msgspec.Struct, kw_only=True):
+    id: str
+    name: str
+    token_hash: str
+    seat: int | None = None
+    # Room version at which this player last changed seat: deltas logged before it were filtered
+    # for another view, so a resync from earlier gets a snapshot instead.
+    seat_since: int = 0
+    host: bool = False
+
+
+class UndoEntry(msgspec.Struct, kw_only=True):
+    """What one player's last operation changed, to put back if nobody touched it since."""
+
+    version: int
+    before: list[Obj]
+    created: list[str]
+
+
+class Table(msgspec.Struct, kw_only=True):
+    code: str
+    version: int = 0
+    seats: int = 4
+    template: str = "blank"
+    objects: dict[str, Obj] = msgspec.field(default_factory=dict)
+    players: dict[str, Player] = msgspec.field(default_factory=dict)
+    zmax: int = 0
+    undo: dict[str, UndoEntry] = msgspec.field(default_factory=dict)
+    game: dict[str, Any] | None = None  # rule plugin: {"name", "options", "state"}
+    created_at: float = 0.0
+
+    def seated(self) -> dict[int, Player]:
+        return {p.seat: p for p in self.players.values() if p.seat is not None}
+
+
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(Table)
+
+
+def encode_table(table: Table) -> bytes:
+    return _encoder.encode(table)
+
+
+def decode_table(blob: bytes) -> Table:
+    return _decoder.decode(blob)
+
+
+def hand_id(seat: int) -> str:
+    return f"hand{seat}"

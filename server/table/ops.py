@@ -1,0 +1,192 @@
+"""Operation schemas: the one vocabulary that changes a table.
+
+Each operation is a msgspec struct tagged by its ``op`` field. ``parse_op`` turns an untrusted
+payload into one of them or raises ``CardtableError(bad_request)``: wrong types, unknown fields,
+NaN or infinite coordinates, over-long strings and lists never reach the model.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from server.errors import BAD_REQUEST, CardtableError
+
+Id = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+Coord = Annotated[float, msgspec.Meta(ge=-10000.0, le=10000.0)]
+Rot = Annotated[int, msgspec.Meta(ge=-360, le=360)]
+Count = Annotated[int, msgspec.Meta(ge=1, le=1000)]
+SmallInt = Annotated[int, msgspec.Meta(ge=-1_000_000, le=1_000_000)]
+Text = Annotated[str, msgspec.Meta(max_length=200)]
+Face = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+Ver = Annotated[int, msgspec.Meta(ge=0)]
+SeatNo = Annotated[int, msgspec.Meta(ge=0, le=15)]
+
+
+class _Op(msgspec.Struct, tag_field="op", forbid_unknown_fields=True, kw_only=True):
+    pass
+
+
+class Move(_Op, tag="move"):
+    """Move an object to (x, y) on the table, or a card into a stack/hand (``to``) at ``index``.
+
+    ``to`` may also name a loose card: the two form a new stack where that card lies.
+    ``up`` sets the card's face as it lands (e.g. a discard goes face up).
+    """
+
+    id: Id
+    x: Coord | None = None
+    y: Coord | None = None
+    to: Id | None = None
+    index: Annotated[int, msgspec.Meta(ge=-1, le=10000)] | None = None
+    up: bool | None = None
+    ov: Ver | None = None
+
+
+class Flip(_Op, tag="flip"):
+    id: Id
+    ov: Ver | None = None
+
+
+class Rotate(_Op, tag="rotate"):
+    id: Id
+    rot: Rot
+    ov: Ver | None = None
+
+
+class Shuffle(_Op, tag="shuffle"):
+    id: Id
+    ov: Ver | None = None
+
+
+class Deal(_Op, tag="deal"):
+    """Deal ``n`` cards from the top of a stack to each seat (default: every seated player)."""
+
+    id: Id
+    n: Count
+    seats: Annotated[list[SeatNo], msgspec.Meta(max_length=16)] | None = None
+    ov: Ver | None = None
+
+
+class Take(_Op, tag="take"):
+    """Take the top ``n`` cards of a stack into your own hand."""
+
+    id: Id
+    n: Count = 1
+    ov: Ver | None = None
+
+
+class Split(_Op, tag="split"):
+    """Lift the top ``n`` cards of a stack into a new stack at (x, y)."""
+
+    id: Id
+    n: Count
+    x: Coord
+    y: Coord
+    ov: Ver | None = None
+
+
+class Merge(_Op, tag="merge"):
+    """Put stack ``id`` on top of stack ``into``."""
+
+    id: Id
+    into: Id
+    ov: Ver | None = None
+
+
+class ChipsMove(_Op, tag="chips_move"):
+    id: Id
+    to: Id
+    n: Count
+
+
+class ChipsAdd(_Op, tag="chips_add"):
+    id: Id
+    n: Annotated[int, msgspec.Meta(ge=-1000, le=1000)]
+
+
+class CounterSet(_Op, tag="counter"):
+    """Set a counter to ``value``, or step it by ``delta`` steps."""
+
+    id: Id
+    value: SmallInt | None = None
+    delta: Annotated[int, msgspec.Meta(ge=-100, le=100)] | None = None
+
+
+class Roll(_Op, tag="roll"):
+    id: Id
+
+
+Kind = Literal["card", "deck", "stack", "zone", "chips", "counter", "die", "label"]
+
+
+class Create(_Op, tag="create"):
+    """Editor: create an object. ``faces`` lists card faces for a card (one) or a deck."""
+
+    kind: Kind
+    x: Coord = 0.0
+    y: Coord = 0.0
+    faces: Annotated[list[Face], msgspec.Meta(max_length=500)] | None = None
+    up: bool = False
+    back: Annotated[str, msgspec.Meta(max_length=20, pattern=r"^[a-z0-9-]*$")] | None = None
+    label: Text | None = None
+    text: Text | None = None
+    w: Annotated[float, msgspec.Meta(ge=20, le=2000)] | None = None
+    h: Annotated[float, msgspec.Meta(ge=20, le=2000)] | None = None
+    count: Annotated[int, msgspec.Meta(ge=0, le=10000)] | None = None
+    value: SmallInt | None = None
+    step: Annotated[int, msgspec.Meta(ge=1, le=1000)] | None = None
+    sides: Annotated[int, msgspec.Meta(ge=2, le=100)] | None = None
+    color: Annotated[str, msgspec.Meta(max_length=20, pattern=r"^[a-z0-9#-]*$")] | None = None
+    layout: Literal["pile", "row"] | None = None
+
+
+class Update(_Op, tag="update"):
+    """Editor: change an object's editable properties (never a card's face)."""
+
+    id: Id
+    label: Text | None = None
+    text: Text | None = None
+    w: Annotated[float, msgspec.Meta(ge=20, le=2000)] | None = None
+    h: Annotated[float, msgspec.Meta(ge=20, le=2000)] | None = None
+    step: Annotated[int, msgspec.Meta(ge=1, le=1000)] | None = None
+    sides: Annotated[int, msgspec.Meta(ge=2, le=100)] | None = None
+    color: Annotated[str, msgspec.Meta(max_length=20, pattern=r"^[a-z0-9#-]*$")] | None = None
+    locked: bool | None = None
+    layout: Literal["pile", "row"] | None = None
+    ov: Ver | None = None
+
+
+class Delete(_Op, tag="delete"):
+    id: Id
+    ov: Ver | None = None
+
+
+class Undo(_Op, tag="undo"):
+    pass
+
+
+Op = (
+    Move | Flip | Rotate | Shuffle | Deal | Take | Split | Merge | ChipsMove | ChipsAdd
+    | CounterSet | Roll | Create | Update | Delete | Undo
+)
+
+OP_NAMES = sorted(
+    cls.__struct_config__.tag  # type: ignore[misc]
+    for cls in (Move, Flip, Rotate, Shuffle, Deal, Take, Split, Merge, ChipsMove, ChipsAdd,
+                CounterSet, Roll, Create, Update, Delete, Undo)
+)
+
+
+def parse_op(payload: Any) -> Op:
+    """Validate an untrusted payload into an operation, or raise ``bad_request``."""
+    if not isinstance(payload, dict):
+        raise CardtableError(BAD_REQUEST, "An operation must be an object with an 'op' field.")
+    body = {k: v for k, v in payload.items() if k != "ref"}
+    try:
+        return msgspec.convert(body, Op)  # type: ignore[arg-type]
+    except msgspec.ValidationError as exc:
+        raise CardtableError(BAD_REQUEST, f"Invalid operation: {exc}") from None
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise CardtableError(BAD_REQUEST, f"Invalid operation: {type(exc).__name__}") from None

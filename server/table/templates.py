@@ -1,0 +1,36 @@
+"""Room templates: the starting tables ``blank``, ``standard`` (52) and ``standard-jokers`` (54)."""
+
+from __future__ import annotations
+
+from server.errors import BAD_REQUEST, CardtableError
+from server.table.apply import STANDARD_FACES, new_id
+from server.table.objects import TABLE_H, TABLE_W, Card, Hand, Stack, Table, hand_id
+
+TEMPLATES = ("blank", "standard", "standard-jokers")
+
+
+def _deck(table: Table, faces: list[str], x: float, y: float) -> None:
+    deck = Stack(id="deck", holder=True, label="Deck", x=x, y=y, w=110, h=150, z=1)
+    for face in faces:
+        card = Card(id=new_id("c"), face=face, parent=deck.id, x=x, y=y)
+        table.objects[card.id] = card
+        deck.cards.append(card.id)
+    table.objects[deck.id] = deck
+    table.objects["discard"] = Stack(id="discard", holder=True, label="Discard",
+                                     x=x + 160, y=y, w=110, h=150, z=2)
+    table.zmax = 2
+
+
+def new_table(code: str, template: str, seats: int, now: float) -> Table:
+    if template not in TEMPLATES:
+        raise CardtableError(BAD_REQUEST, f"Unknown template {template!r}; use one of "
+                             + ", ".join(TEMPLATES) + ".")
+    table = Table(code=code, seats=seats, template=template, created_at=now)
+    for s in range(seats):
+        table.objects[hand_id(s)] = Hand(id=hand_id(s), seat=s)
+    cx, cy = TABLE_W / 2 - 135, TABLE_H / 2 - 75
+    if template == "standard":
+        _deck(table, list(STANDARD_FACES), cx, cy)
+    elif template == "standard-jokers":
+        _deck(table, [*STANDARD_FACES, "J1", "J2"], cx, cy)
+    return table

@@ -1,0 +1,121 @@
+"""Shared fixtures: a real redis-server on a free port, the real server on loopback, clients.
+
+With ``CI=true`` a test that needs Redis or a browser and cannot get it fails instead of
+skipping: a green CI must mean those tests ran.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+
+from server.app import create_app
+from server.client import TableClient
+from server.config import Config
+from server.store.embedded import EmbeddedRedis, free_port
+from server.store.redis_store import RedisStore
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def skip_or_fail(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"CI=true: cannot skip: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
+    """One real redis-server for the session (rooms have unique codes, so tests share it)."""
+    try:
+        server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), port=free_port()).start()
+    except Exception as exc:  # pragma: no cover - depends on the machine
+        skip_or_fail(f"redis-server unavailable: {exc}")
+        raise
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
+    """A redis-server of this test's own, for tests that kill and restart it."""
+    server = EmbeddedRedis(tmp_path / "redis", port=free_port()).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def store(redis_server: EmbeddedRedis) -> AsyncIterator[RedisStore]:
+    s = RedisStore(redis_server.url)
+    yield s
+    await s.close()
+
+
+def make_config(redis_url: str, **overrides: object) -> Config:
+    cfg = Config(redis_url=redis_url, port=0)
+    # Tests drive many clients from one address and fire ops quickly; limits have their own tests.
+    cfg.joins_per_minute = 10_000
+    cfg.ops_per_second = 10_000.0
+    cfg.ops_burst = 10_000
+    for k, v in overrides.items():
+        setattr(cfg, k, v)
+    return cfg
+
+
+class RunningServer:
+    def __init__(self, runner: web.AppRunner, port: int, app: web.Application) -> None:
+        self.runner = runner
+        self.port = port
+        self.app = app
+        self.url = f"http://127.0.0.1:{port}"
+
+    async def client(self) -> TableClient:
+        return await TableClient(self.url).connect()
+
+
+async def start_server(config: Config) -> RunningServer:
+    app = create_app(config)
+    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=1.0)
+    await runner.setup()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    site = web.TCPSite(runner, "127.0.0.1", port)
+    await site.start()
+    return RunningServer(runner, port, app)
+
+
+@pytest.fixture
+async def server(redis_server: EmbeddedRedis) -> AsyncIterator[RunningServer]:
+    running = await start_server(make_config(redis_server.url))
+    yield running
+    await running.runner.cleanup()
+
+
+@pytest.fixture
+async def make_client(server: RunningServer) -> AsyncIterator[object]:
+    clients: list[TableClient] = []
+
+    async def make() -> TableClient:
+        c = await server.client()
+        clients.append(c)
+        return c
+
+    yield make
+    for c in clients:
+        await c.close()
+
+
+async def new_room(server: RunningServer, template: str = "standard", seats: int = 4) -> str:
+    import aiohttp
+
+    async with aiohttp.ClientSession() as http, http.post(
+        f"{server.url}/api/rooms", json={"template": template, "seats": seats}
+    ) as resp:
+        assert resp.status == 201, await resp.text()
+        return str((await resp.json())["code"])
