@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 import socketio
 from aiohttp import web
 
+from server import wire
 from server.config import Config
 from server.http import CONFIG_KEY, CREATES_KEY, ROOMS_KEY, add_routes, security_headers
 from server.limits import WindowCounter
@@ -29,6 +30,7 @@ def create_app(config: Config) -> web.Application:
         max_http_buffer_size=1_000_000,
         ping_interval=10,
         ping_timeout=10,
+        json=wire,
     )
     sio.attach(app)
     handlers = SocketHandlers(sio, config)

@@ -21,6 +21,7 @@ from server.limits import TokenBucket, WindowCounter, check_payload
 from server.rooms import Commit, RoomService, view_key
 from server.table.ops import parse_op
 from server.table.view import snapshot
+from server.wire import MALFORMED
 
 log = logging.getLogger("cardtable.sockets")
 
@@ -53,6 +54,7 @@ class SocketHandlers:
         for name, fn in (("join", self.on_join), ("op", self.on_op), ("seat", self.on_seat),
                          ("rename", self.on_rename), ("sync", self.on_sync)):
             sio.on(name, self._guard(name, fn))
+        sio.on("*", self.on_unknown)
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -108,6 +110,14 @@ class SocketHandlers:
 
     async def disconnect(self, sid: str, *args: Any) -> None:
         self.sessions.pop(sid, None)
+
+    async def on_unknown(self, event: Any, sid: str, *args: Any) -> None:
+        if event == MALFORMED:
+            err = CardtableError(BAD_REQUEST, "Malformed message: not valid JSON, or too deep.")
+        else:
+            shown = str(event)[:40]
+            err = CardtableError(BAD_REQUEST, f"Unknown event {shown!r}; see docs/protocol.md.")
+        await self.sio.emit("error", err.payload(None), to=sid)
 
     async def on_join(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None

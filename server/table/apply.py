@@ -153,6 +153,7 @@ def _check_card_reachable(
 
 
 def _detach(ctx: _Ctx, card: Card) -> None:
+    ctx.touch(card)
     c = _container(ctx.table, card)
     if c is None:
         return
@@ -164,6 +165,7 @@ def _detach(ctx: _Ctx, card: Card) -> None:
 
 
 def _attach(ctx: _Ctx, card: Card, c: Stack | Hand, index: int | None) -> None:
+    ctx.touch(card)
     ctx.touch_container(c)
     if index is None or index < 0 or index > len(c.cards):
         c.cards.append(card.id)
@@ -204,7 +206,8 @@ def apply_op(table: Table, actor: Actor, op: O.Op, limits: Limits = Limits()) ->
     table.version = version
     if isinstance(op, UNDOABLE):
         table.undo[actor.player_id] = UndoEntry(
-            version=version, before=list(ctx.before.values()), created=list(ctx.created)
+            version=version, before=list(ctx.before.values()), created=list(ctx.created),
+            removed=sorted(ctx.change.removed),
         )
     else:
         table.undo.pop(actor.player_id, None)
@@ -611,7 +614,8 @@ def _undo(table: Table, actor: Actor) -> Change:
     objs = table.objects
     for old in entry.before:
         cur = objs.get(old.id)
-        if cur is not None and cur.v != entry.version:
+        gone_by_us = old.id in entry.removed
+        if (cur is None) != gone_by_us or (cur is not None and cur.v != entry.version):
             raise CardtableError(UNDO_REFUSED, _CHANGED_SINCE)
     for oid in entry.created:
         cur = objs.get(oid)

@@ -133,6 +133,7 @@ class UndoEntry(msgspec.Struct, kw_only=True):
     version: int
     before: list[Obj]
     created: list[str]
+    removed: list[str] = msgspec.field(default_factory=list)
 
 
 class Table(msgspec.Struct, kw_only=True):

@@ -1,0 +1,88 @@
+"""The server is the referee: record every message four players and a spectator receive over
+hundreds of random operations, and prove no forbidden face ever arrived and shuffles unlink."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from tests.conftest import new_room
+from tests.server.helpers import (
+    FACE_TOKEN,
+    allowed_faces,
+    random_op,
+    server_table,
+    try_op,
+    view_by_id,
+)
+
+
+async def test_no_forbidden_face_in_any_message_and_shuffles_unlink(server, make_client):
+    rng = random.Random(20261122)
+    code = await new_room(server, "standard-jokers", seats=4)
+    players = [await make_client() for _ in range(4)]
+    spectator = await make_client()
+    for i, c in enumerate(players):
+        await c.join(code, f"P{i}")
+    await spectator.join(code, "Watcher", seat=None)
+    clients = [*players, spectator]
+    assert [c.seat for c in clients] == [0, 1, 2, 3, None]
+
+    truth = {}  # version -> seat -> {card id: face} that seat may see at that version
+    table = await server_table(server, code)
+    truth[table.version] = allowed_faces(table)
+    ids_seen_before: dict[int, set[str]] = {}  # shuffle version -> ids any client saw earlier
+    accepted = rejected = shuffles = 0
+
+    await players[0].op("deal", id="deck", n=5)
+    table = await server_table(server, code)
+    truth[table.version] = allowed_faces(table)
+    for _ in range(400):
+        actor = rng.choice(players)
+        op = random_op(rng, actor)
+        ack = await try_op(actor, op)
+        if ack is None:
+            rejected += 1
+            continue
+        accepted += 1
+        table = await server_table(server, code)
+        assert table.version == ack["v"]
+        truth[ack["v"]] = allowed_faces(table)
+        if op["op"] == "shuffle":
+            shuffles += 1
+            seen = set()
+            for c in clients:
+                for name, payload in c.received:
+                    if name in ("snapshot", "delta") and payload["v"] < ack["v"]:
+                        seen.update(o["id"] for o in payload.get("objects", payload.get("set", [])))
+            ids_seen_before[ack["v"]] = seen
+            stack = table.objects[op["id"]]
+            assert not set(stack.cards) & seen, "a shuffled card kept an id someone saw before"
+
+    assert accepted > 150 and rejected > 20 and shuffles > 3, (accepted, rejected, shuffles)
+    final = table.version
+    for c in clients:
+        await c.wait_version(final)
+
+    checked_faces = 0
+    for c in clients:
+        for name, payload in c.received:
+            text = json.dumps(payload)
+            if name in ("error", "ack", "joined"):
+                assert "face" not in text
+                if name == "error":
+                    assert not FACE_TOKEN.search(payload["message"]), payload
+                continue
+            v = payload["v"]
+            objects = payload["objects"] if name == "snapshot" else payload["set"]
+            for obj in objects:
+                if obj["t"] != "card" or "face" not in obj:
+                    continue
+                checked_faces += 1
+                allowed = truth[v][c.seat]
+                assert allowed.get(obj["id"]) == obj["face"], (
+                    f"seat {c.seat} got face of {obj['id']} at v{v}")
+        # Rebuilt from what it received, every client holds exactly its view of the server.
+        assert c.version == final
+        assert c.objects == view_by_id(table, c.seat)
+    assert checked_faces > 1000
