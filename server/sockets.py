@@ -26,6 +26,16 @@ from server.wire import MALFORMED
 log = logging.getLogger("cardtable.sockets")
 
 
+def _ref(data: Any) -> int | str | None:
+    """The client's ``ref`` to echo, if it is a sane one."""
+    ref = data.get("ref") if isinstance(data, dict) else None
+    if isinstance(ref, bool) or not isinstance(ref, int | str):
+        return None
+    if isinstance(ref, str) and len(ref) > 64:
+        return None
+    return ref
+
+
 @dataclass
 class Session:
     addr: str
@@ -62,11 +72,7 @@ class SocketHandlers:
         self, name: str, fn: Callable[[str, Session, dict[str, Any]], Awaitable[None]]
     ) -> Callable[..., Awaitable[None]]:
         async def handler(sid: str, data: Any = None, *extra: Any) -> None:
-            ref = data.get("ref") if isinstance(data, dict) else None
-            if not isinstance(ref, int | str) or isinstance(ref, bool) or (
-                isinstance(ref, str) and len(ref) > 64
-            ):
-                ref = None
+            ref = _ref(data)
             try:
                 session = self.sessions.get(sid)
                 if session is None:
@@ -111,13 +117,13 @@ class SocketHandlers:
     async def disconnect(self, sid: str, *args: Any) -> None:
         self.sessions.pop(sid, None)
 
-    async def on_unknown(self, event: Any, sid: str, *args: Any) -> None:
+    async def on_unknown(self, event: Any, sid: str, data: Any = None, *args: Any) -> None:
         if event == MALFORMED:
             err = CardtableError(BAD_REQUEST, "Malformed message: not valid JSON, or too deep.")
         else:
             shown = str(event)[:40]
             err = CardtableError(BAD_REQUEST, f"Unknown event {shown!r}; see docs/protocol.md.")
-        await self.sio.emit("error", err.payload(None), to=sid)
+        await self.sio.emit("error", err.payload(_ref(data)), to=sid)
 
     async def on_join(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
@@ -180,6 +186,7 @@ class SocketHandlers:
         if not isinstance(since, int) or isinstance(since, bool) or since < 0:
             raise CardtableError(BAD_REQUEST, "'sync' needs 'since', the last version you saw.")
         await self._resync(sid, s, since)
+        await self.sio.emit("ack", {"ref": data.get("ref"), "v": None}, to=sid)
 
     async def _resync(self, sid: str, s: Session, since: int) -> None:
         assert self.rooms is not None

@@ -113,3 +113,23 @@ def allowed_faces(table: Table) -> dict[int | None, dict[str, str]]:
     truth = {s: oracle_faces(table, s) for s in [None, *range(table.seats)]}
     assert truth == {s: visible_faces(table, s) for s in truth}
     return truth
+
+
+def check_table_invariants(table: Table, faces: list[str] | None = None) -> None:
+    """Every card in exactly one place, containers and parents agree, faces conserved."""
+    where: dict[str, str] = {}
+    for obj in table.objects.values():
+        if isinstance(obj, Stack | Hand):
+            for cid in obj.cards:
+                assert cid not in where, f"{cid} in {where.get(cid)} and {obj.id}"
+                where[cid] = obj.id
+                card = table.objects[cid]
+                assert isinstance(card, Card) and card.parent == obj.id
+            if isinstance(obj, Stack) and not obj.holder:
+                assert obj.cards, f"empty non-holder pile {obj.id}"
+    for obj in table.objects.values():
+        if isinstance(obj, Card) and obj.parent is not None:
+            assert where.get(obj.id) == obj.parent
+    if faces is not None:
+        got = sorted(o.face for o in table.objects.values() if isinstance(o, Card))
+        assert got == sorted(faces)

@@ -1,0 +1,110 @@
+"""Players and seats: tokens reclaim a seat, nobody else can act as it, spectators watch,
+and a reconnecting client catches up from its last version."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.client import OpFailed
+from tests.conftest import new_room
+from tests.server.helpers import server_table, view_by_id
+
+
+async def test_token_reclaims_same_seat_and_hand(server, make_client):
+    code = await new_room(server)
+    a = await make_client()
+    await a.join(code, "Ana")
+    await a.op("take", id="deck", n=3)
+    hand = a.hand()
+    token, player = a.token, a.player
+    await a.close()
+
+    again = await make_client()
+    await again.join(code.lower(), token=token)  # codes are case-insensitive
+    assert again.player == player and again.seat == 0
+    assert again.hand() == hand
+    assert set(hand) <= set(again.faces_seen())
+    ack = await again.op("take", id="deck", n=1)
+    assert ack["v"] > 0
+
+
+async def test_wrong_token_is_refused_and_cannot_act_as_seat(server, make_client):
+    code = await new_room(server)
+    a, b = await make_client(), await make_client()
+    await a.join(code, "Ana")
+    with pytest.raises(OpFailed) as err:
+        await b.request("join", {"code": code, "token": "not-" + a.token})
+    assert err.value.code == "bad_token"
+    with pytest.raises(OpFailed) as err:
+        await b.op("take", id="deck", n=1)
+    assert err.value.code == "not_joined"
+
+
+async def test_seats_spectators_and_hand_privacy(server, make_client):
+    code = await new_room(server, seats=2)
+    a, b, c = await make_client(), await make_client(), await make_client()
+    await a.join(code, "Ana")
+    await b.join(code, "Ben")
+    await c.join(code, "Cy")  # both seats taken: a spectator
+    assert (a.seat, b.seat, c.seat) == (0, 1, None)
+    await a.op("deal", id="deck", n=2)
+    await c.wait_version(a.version)
+    assert not c.faces_seen()
+    with pytest.raises(OpFailed) as err:
+        await c.op("take", id="deck")
+    assert err.value.code == "not_seated"
+    with pytest.raises(OpFailed) as err:
+        await c.request("seat", {"seat": 0})
+    assert err.value.code == "seat_taken"
+    # Ben leaves his seat; Cy takes it and now sees that hand's faces.
+    await b.request("seat", {"seat": None})
+    ack = await c.request("seat", {"seat": 1})
+    await c.wait_for(lambda: c.seat == 1 and c.version >= ack["v"])
+    hand1 = c.hand(1)
+    assert len(hand1) == 2 and set(hand1) <= set(c.faces_seen())
+    await b.wait_for(lambda: b.seat is None)
+    await b.wait_version(c.version)
+    assert not set(hand1) & set(b.faces_seen())
+
+
+async def test_rename_is_broadcast_as_text(server, make_client):
+    code = await new_room(server)
+    a, b = await make_client(), await make_client()
+    await a.join(code, "Ana")
+    await b.join(code, "Ben")
+    await a.request("rename", {"name": "<b>Ana</b>"})
+    await b.wait_for(lambda: any(p["name"] == "<b>Ana</b>" for p in b.players))
+    with pytest.raises(OpFailed) as err:
+        await a.request("rename", {"name": "x" * 100})
+    assert err.value.code == "bad_request"
+
+
+async def test_resync_replays_missed_deltas_or_sends_snapshot(server, make_client):
+    code = await new_room(server)
+    a, b = await make_client(), await make_client()
+    await a.join(code, "Ana")
+    await b.join(code, "Ben")
+    await a.op("deal", id="deck", n=3)
+    await b.wait_version(a.version)
+    seen, token = b.version, b.token
+    await b.close()
+    for _ in range(5):
+        await a.op("move", id=a.objects["deck"]["cards"][-1], x=10, y=10, up=True)
+
+    back = await make_client()
+    back.version = seen
+    back.objects = dict(b.objects)
+    back.player = b.player
+    await back.request("join", {"code": code, "token": token, "since": seen})
+    await back.wait_version(a.version)
+    kinds = [name for name, _ in back.received]
+    assert "snapshot" not in kinds and kinds.count("delta") == 5
+    table = await server_table(server, code)
+    assert back.objects == view_by_id(table, back.seat)
+
+    # Too far behind for the op log (or from before a seat change): a snapshot instead.
+    late = await make_client()
+    await late.request("join", {"code": code, "token": token, "since": 0})
+    await late.wait_for(lambda: late.version == table.version)
+    assert [n for n, _ in late.received].count("snapshot") == 1
+    assert late.objects == view_by_id(table, late.seat)
