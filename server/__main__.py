@@ -32,6 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
                        choices=["debug", "info", "warning", "error"], help="default info")
     serve.add_argument("--room-ttl", type=int, default=None, dest="room_ttl_seconds",
                        help="seconds an idle room is kept (default 14 days)")
+    serve.add_argument("--grace", type=float, default=None, dest="grace_seconds",
+                       help="seconds a disconnected player's seat is held (default 120)")
+    serve.add_argument("--heartbeat", type=float, default=None, dest="heartbeat_seconds",
+                       help="presence heartbeat in seconds (default 5)")
     return parser
 
 
@@ -39,11 +43,13 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     cfg = Config.from_env(host=args.host, port=args.port, redis_url=args.redis_url,
                           data_dir=args.data_dir, log_level=args.log_level,
-                          room_ttl_seconds=args.room_ttl_seconds)
+                          room_ttl_seconds=args.room_ttl_seconds,
+                          grace_seconds=args.grace_seconds,
+                          heartbeat_seconds=args.heartbeat_seconds)
     logging.basicConfig(level=cfg.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        import uvloop  # type: ignore[import-not-found]
+        import uvloop
 
         uvloop.install()
     except ImportError:

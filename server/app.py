@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 
@@ -22,10 +24,32 @@ SIO_KEY: web.AppKey[socketio.AsyncServer] = web.AppKey("sio", socketio.AsyncServ
 HANDLERS_KEY: web.AppKey[SocketHandlers] = web.AppKey("handlers", SocketHandlers)
 
 
+async def _heartbeat(handlers: SocketHandlers, every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await handlers.heartbeat()
+        except Exception:
+            log.exception("heartbeat failed")
+
+
+async def _close_manager(manager: socketio.AsyncRedisManager) -> None:
+    task = getattr(manager, "thread", None)
+    if isinstance(task, asyncio.Task):
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+
+
 def create_app(config: Config) -> web.Application:
     app = web.Application(middlewares=[security_headers], client_max_size=64 * 1024)
+    # With an external Redis, events fan out through it so several server processes can share
+    # rooms; the embedded store is private to one process, so it fans out in memory.
+    manager = (socketio.AsyncRedisManager(config.redis_url, channel="cardtable")
+               if config.redis_url else None)
     sio = socketio.AsyncServer(
         async_mode="aiohttp",
+        client_manager=manager,
         cors_allowed_origins=config.cors_origins if config.cors_origins is not None else [],
         max_http_buffer_size=1_000_000,
         ping_interval=10,
@@ -50,11 +74,17 @@ def create_app(config: Config) -> web.Application:
         rooms = RoomService(store, config.limits)
         app[ROOMS_KEY] = rooms
         handlers.rooms = rooms
+        beat = asyncio.create_task(_heartbeat(handlers, config.heartbeat_seconds))
         yield
+        beat.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await beat
         await store.close()
         if embedded is not None:
             embedded.stop()
 
     app.cleanup_ctx.append(store_ctx)
+    if manager is not None:
+        app.on_shutdown.append(lambda _app: _close_manager(manager))
     add_routes(app, config)
     return app

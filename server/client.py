@@ -24,9 +24,16 @@ class OpFailed(Exception):
 
 
 class TableClient:
-    def __init__(self, url: str, *, record: bool = True) -> None:
+    def __init__(self, url: str, *, record: bool = True, reconnect: bool = False) -> None:
         self.url = url
-        self.sio = socketio.AsyncClient(reconnection=False)
+        # With ``reconnect``, a dropped connection retries by itself and, once back, rejoins
+        # with the player token and the last version seen, like the web page does.
+        self.sio = socketio.AsyncClient(reconnection=reconnect, reconnection_delay=0.2,
+                                        reconnection_delay_max=1.0)
+        self.reconnects = 0
+        self.removed: dict[str, Any] | None = None
+        self.sio.on("connect", self._on_connect)
+        self.sio.on("removed", self._on_removed)
         self.record = record
         self.received: list[tuple[str, Any]] = []
         self.objects: dict[str, dict[str, Any]] = {}
@@ -41,6 +48,7 @@ class TableClient:
         self._refs = itertools.count(1)
         self._waiters: dict[Any, asyncio.Future[dict[str, Any]]] = {}
         self._changed = asyncio.Event()
+        self._gap_task: asyncio.Future[None] | None = None
         self.errors: list[dict[str, Any]] = []
         for name in EVENTS:
             self.sio.on(name, self._make_handler(name))
@@ -63,9 +71,15 @@ class TableClient:
 
     def _on_snapshot(self, data: dict[str, Any]) -> None:
         self.objects = {o["id"]: o for o in data["objects"]}
-        self.players = data["players"]
+        self._set_players(data["players"])
         self.version = data["v"]
         self._drain()
+
+    def _set_players(self, players: list[dict[str, Any]]) -> None:
+        self.players = players
+        me = next((p for p in players if p["id"] == self.player), None)
+        if me is not None:
+            self.seat = me["seat"]
 
     def _on_delta(self, data: dict[str, Any]) -> None:
         v = data["v"]
@@ -86,13 +100,33 @@ class TableClient:
             for oid in d["del"]:
                 self.objects.pop(oid, None)
             if "players" in d:
-                self.players = d["players"]
-                me = next((p for p in self.players if p["id"] == self.player), None)
-                if me is not None:
-                    self.seat = me["seat"]
+                self._set_players(d["players"])
             if d.get("log"):
                 self.log.append(d["log"])
             self.version = d["v"]
+        if self._held and self._gap_task is None:
+            self._gap_task = asyncio.ensure_future(self._fill_gap(self.version))
+
+    async def _fill_gap(self, stuck_at: int) -> None:
+        """A delta is missing (it can race a seat change across processes): ask for it."""
+        try:
+            await asyncio.sleep(1.0)
+            if self._held and self.version == stuck_at and self.sio.connected:
+                await self.sio.emit("sync", {"since": self.version})
+        finally:
+            self._gap_task = None
+
+    async def _on_connect(self) -> None:
+        if self.token is not None and self.code is not None:
+            self.reconnects += 1
+            await self.sio.emit("join", {"code": self.code, "token": self.token,
+                                         "since": self.version})
+
+    def _on_removed(self, data: dict[str, Any]) -> None:
+        if self.record:
+            self.received.append(("removed", data))
+        self.removed = data
+        self._changed.set()
 
     def _on_ack(self, data: dict[str, Any]) -> None:
         self._resolve(data.get("ref"), data)

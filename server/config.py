@@ -27,6 +27,8 @@ class Config:
     ops_burst: int = 40  # per connection, burst
     joins_per_minute: int = 30  # per client address: join attempts and room creations
     cors_origins: list[str] | str | None = None
+    grace_seconds: float = 120.0  # a disconnected seat is held this long
+    heartbeat_seconds: float = 5.0  # presence refresh; a connection unseen for 3 beats is gone
 
     @classmethod
     def from_env(cls, **overrides: object) -> Config:

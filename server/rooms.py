@@ -25,8 +25,11 @@ from server.errors import (
     BAD_REQUEST,
     BAD_TOKEN,
     CONFLICT,
+    FORBIDDEN,
     NOT_JOINED,
+    REMOVED,
     ROOM_FULL,
+    ROOM_LOCKED,
     ROOM_NOT_FOUND,
     SEAT_TAKEN,
     UNAVAILABLE,
@@ -141,11 +144,21 @@ class RoomService:
         return lock
 
     async def _mutate(self, code: str, fn: Callable[[Table], Change], by: str) -> Commit:
+        commit = await self._maybe_mutate(code, fn, by)
+        assert commit is not None
+        return commit
+
+    async def _maybe_mutate(
+        self, code: str, fn: Callable[[Table], Change | None], by: str
+    ) -> Commit | None:
+        """Run ``fn`` on a fresh copy and commit its change; ``None`` from ``fn``: no change."""
         async with self._lock(code):
             for _ in range(self.retries):
                 cached = self._cache.get(code) or await self._load(code)
                 table = decode_table(cached.blob)  # a private copy: rejections touch nothing
                 change = fn(table)
+                if change is None:
+                    return None
                 deltas = build_deltas(table, change, by)
                 blob = encode_table(table)
                 entry = _pack({"v": table.version, "d": deltas})
@@ -183,12 +196,17 @@ class RoomService:
             for p in table.players.values():
                 if secrets.compare_digest(p.token_hash, wanted):
                     return Joined(p, token, snapshot(table, p.seat), None)
+            if wanted in table.removed:
+                raise CardtableError(REMOVED, "You were removed from this room (away too long, "
+                                     "or by the host). Join again as a new player.")
             raise CardtableError(BAD_TOKEN, "That player token is not valid in this room.")
         clean = clean_name(name)
         new_token = secrets.token_urlsafe(24)
         pid = new_id("p")
 
         def run(table: Table) -> Change:
+            if table.locked:
+                raise CardtableError(ROOM_LOCKED, "The host has locked this room: no new players.")
             if len(table.players) >= self.limits.max_players:
                 raise CardtableError(ROOM_FULL, "This room is full.")
             taken = table.seated()
@@ -236,6 +254,65 @@ class RoomService:
 
         return await self._mutate(code, run, player_id)
 
+    # --- presence and host actions -----------------------------------------------------------
+
+    async def refresh_presence(self, code: str, live: set[str], now: float,
+                               grace: float) -> tuple[Commit | None, list[str]]:
+        """Bring players' status in line with which of them have a live connection.
+
+        A player with no live connection is marked ``reconnecting``; once away longer than
+        ``grace`` seconds they are removed: their seat is free again (its hand stays where it
+        is, hidden, for whoever sits down) and their token no longer joins. Returns the commit,
+        if anything changed, and the ids of removed players.
+        """
+        removed: list[str] = []
+
+        def run(table: Table) -> Change | None:
+            removed.clear()
+            logs = []
+            for p in list(table.players.values()):
+                if p.id in live:
+                    if p.status != "online":
+                        p.status, p.away_since = "online", 0.0
+                        logs.append(f"{p.name} is back")
+                elif p.status == "online":
+                    p.status, p.away_since = "reconnecting", now
+                    logs.append(f"{p.name} lost connection")
+                elif now - p.away_since >= grace:
+                    _remove_player(table, p)
+                    removed.append(p.id)
+                    logs.append(f"{p.name} was removed after being away too long")
+            if not logs:
+                return None
+            table.version += 1
+            return Change(players_changed=True, log="; ".join(logs))
+
+        commit = await self._maybe_mutate(code, run, "server")
+        return commit, list(removed) if commit else []
+
+    async def host_action(self, code: str, player_id: str, action: object,
+                          target: object = None) -> Commit:
+        """The host locks/unlocks the room to new players, or removes a player."""
+        if action not in ("lock", "unlock", "remove"):
+            raise CardtableError(BAD_REQUEST, "Host actions are lock, unlock and remove.")
+
+        def run(table: Table) -> Change:
+            me = _player(table, player_id)
+            if not me.host:
+                raise CardtableError(FORBIDDEN, "Only the host can do that.")
+            table.version += 1
+            if action == "remove":
+                victim = table.players.get(target) if isinstance(target, str) else None
+                if victim is None or victim.id == me.id:
+                    raise CardtableError(BAD_REQUEST, "Name another player to remove.")
+                _remove_player(table, victim)
+                return Change(players_changed=True, log=f"{me.name} removed {victim.name}")
+            table.locked = action == "lock"
+            state = "locked the room" if table.locked else "opened the room to new players"
+            return Change(players_changed=True, log=f"{me.name} {state}")
+
+        return await self._mutate(code, run, player_id)
+
     # --- resync -----------------------------------------------------------------------------
 
     async def resync(
@@ -275,8 +352,17 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
             delta["log"] = change.log
         if players is not None:
             delta["players"] = players
+            delta["locked"] = table.locked
         out[view_key(seat)] = delta
     return out
+
+
+def _remove_player(table: Table, player: Player) -> None:
+    del table.players[player.id]
+    table.undo.pop(player.id, None)
+    table.removed = [*table.removed[-199:], player.token_hash]
+    if player.host and table.players:
+        next(iter(table.players.values())).host = True
 
 
 def _player(table: Table, player_id: str) -> Player:

@@ -8,6 +8,7 @@ every failure becomes one ``error {code, message, ref}`` event and the connectio
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,7 @@ from server import codes
 from server.config import Config
 from server.errors import BAD_REQUEST, INTERNAL, NOT_JOINED, ROOM_NOT_FOUND, CardtableError
 from server.limits import TokenBucket, WindowCounter, check_payload
-from server.rooms import Commit, RoomService, view_key
+from server.rooms import SPEC, Commit, RoomService, view_key
 from server.table.ops import parse_op
 from server.table.view import snapshot
 from server.wire import MALFORMED
@@ -45,6 +46,12 @@ class Session:
     seat: int | None = None
 
     @property
+    def member(self) -> str:
+        return f"{self.player_id}|{self.sid}"
+
+    sid: str = ""
+
+    @property
     def view_room(self) -> str:
         assert self.code is not None
         return f"{self.code}/{view_key(self.seat)}"
@@ -59,10 +66,12 @@ class SocketHandlers:
         self.rooms: RoomService | None = None
         self.sessions: dict[str, Session] = {}
         self.joins = WindowCounter(config.joins_per_minute)
+        self.hosted_rooms: set[str] = set()  # rooms this process has served: presence is settled
         sio.on("connect", self.connect)
         sio.on("disconnect", self.disconnect)
         for name, fn in (("join", self.on_join), ("op", self.on_op), ("seat", self.on_seat),
-                         ("rename", self.on_rename), ("sync", self.on_sync)):
+                         ("rename", self.on_rename), ("sync", self.on_sync),
+                         ("host", self.on_host)):
             sio.on(name, self._guard(name, fn))
         sio.on("*", self.on_unknown)
 
@@ -89,8 +98,8 @@ class SocketHandlers:
                 await self.sio.emit("error", err.payload(ref), to=sid)
             except Exception:  # never let input crash the server or drop the connection
                 log.exception("unexpected error in %s", name)
-                err = CardtableError(INTERNAL, "Something went wrong on the server.")
-                await self.sio.emit("error", err.payload(ref), to=sid)
+                bug = CardtableError(INTERNAL, "Something went wrong on the server.")
+                await self.sio.emit("error", bug.payload(ref), to=sid)
 
         return handler
 
@@ -111,11 +120,73 @@ class SocketHandlers:
         if req is not None and req.remote:
             addr = req.remote
         cfg = self.config
-        self.sessions[sid] = Session(addr=addr, bucket=TokenBucket(cfg.ops_per_second,
-                                                                     cfg.ops_burst))
+        self.sessions[sid] = Session(addr=addr, sid=sid,
+                                     bucket=TokenBucket(cfg.ops_per_second, cfg.ops_burst))
 
     async def disconnect(self, sid: str, *args: Any) -> None:
-        self.sessions.pop(sid, None)
+        s = self.sessions.pop(sid, None)
+        if s is None or s.code is None or self.rooms is None:
+            return
+        try:
+            await self.rooms.store.drop_presence(s.code, s.member)
+            await self.refresh_presence(s.code)
+        except CardtableError:
+            pass  # the store is down; the heartbeat catches up when it is back
+        except Exception:
+            log.exception("presence update after disconnect failed")
+
+    # --- presence ---------------------------------------------------------------------------
+
+    async def heartbeat(self) -> None:
+        """Mark this process's connections alive, and settle presence in the rooms they use."""
+        if self.rooms is None:
+            return
+        members: dict[str, list[str]] = {}
+        for s in self.sessions.values():
+            if s.code is not None:
+                members.setdefault(s.code, []).append(s.member)
+        try:
+            await self.rooms.store.touch_presence(members, time.time())
+        except Exception:
+            log.warning("presence heartbeat failed: store unreachable")
+            return
+        for code in members.keys() | self.hosted_rooms:
+            try:
+                await self.refresh_presence(code)
+            except CardtableError as err:
+                if err.code == "room_not_found":
+                    self.hosted_rooms.discard(code)
+            except Exception:
+                log.exception("presence refresh failed for %s", code)
+
+    async def refresh_presence(self, code: str) -> None:
+        assert self.rooms is not None
+        cfg = self.config
+        now = time.time()
+        alive = await self.rooms.store.live_members(code, now - 3 * cfg.heartbeat_seconds)
+        live = {m.split("|", 1)[0] for m in alive}
+        self.hosted_rooms.add(code)
+        commit, removed = await self.rooms.refresh_presence(code, live, now, cfg.grace_seconds)
+        if commit is not None:
+            await self.broadcast(commit)
+        for pid in removed:
+            await self.evict(code, pid, "away", "You were removed after being away too long.")
+
+    async def evict(self, code: str, pid: str, reason: str, message: str) -> None:
+        """Tell a removed player's connections, on any process, and stop their deltas."""
+        assert self.rooms is not None
+        await self.sio.emit("removed", {"reason": reason, "message": message},
+                            room=f"{code}/p/{pid}")
+        alive = await self.rooms.store.live_members(code, 0)
+        for member in alive:
+            if member.startswith(pid + "|"):
+                other_sid = member.split("|", 1)[1]
+                for key in [SPEC, *(f"s{i}" for i in range(self.rooms.limits.max_seats))]:
+                    await self.sio.leave_room(other_sid, f"{code}/{key}")
+                await self.rooms.store.drop_presence(code, member)
+        for other in self.sessions.values():
+            if other.code == code and other.player_id == pid:
+                other.code = other.player_id = None
 
     async def on_unknown(self, event: Any, sid: str, data: Any = None, *args: Any) -> None:
         if event == MALFORMED:
@@ -133,6 +204,8 @@ class SocketHandlers:
             raise CardtableError(ROOM_NOT_FOUND, "That is not a room code (8 letters/digits).")
         if s.code is not None:
             await self.sio.leave_room(sid, s.view_room)
+            await self.sio.leave_room(sid, f"{s.code}/p/{s.player_id}")
+            await self.rooms.store.drop_presence(s.code, s.member)
             s.code = s.player_id = None
         joined = await self.rooms.join(code, data.get("name"), data.get("token"),
                                        data.get("seat", "auto"))
@@ -140,6 +213,8 @@ class SocketHandlers:
             await self.broadcast(joined.commit)
         s.code, s.player_id, s.seat = code, joined.player.id, joined.player.seat
         await self.sio.enter_room(sid, s.view_room)
+        await self.sio.enter_room(sid, f"{code}/p/{s.player_id}")
+        await self.rooms.store.touch_presence({code: [s.member]}, time.time())
         await self.sio.emit("joined", {
             "code": code, "player": joined.player.id, "token": joined.token,
             "seat": joined.player.seat, "name": joined.player.name, "ref": data.get("ref"),
@@ -149,6 +224,7 @@ class SocketHandlers:
             await self._resync(sid, s, since)
         else:
             await self.sio.emit("snapshot", joined.snapshot, to=sid)
+        await self.refresh_presence(code)
 
     async def on_op(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
@@ -163,15 +239,19 @@ class SocketHandlers:
         code, pid = self._joined(s)
         commit = await self.rooms.take_seat(code, pid, data.get("seat"))
         await self.broadcast(commit)
-        # This player's view changed: move all of its connections here and resend the table.
+        # This player's view changed: move every connection of theirs (on any server process)
+        # to the new view's room and resend the table as the new seat sees it.
         table = await self.rooms.load_table(code)
-        new_seat = table.players[pid].seat
-        for other_sid, other in list(self.sessions.items()):
-            if other.code == code and other.player_id == pid:
-                await self.sio.leave_room(other_sid, other.view_room)
-                other.seat = new_seat
-                await self.sio.enter_room(other_sid, other.view_room)
-                await self.sio.emit("snapshot", snapshot(table, new_seat), to=other_sid)
+        old_room, new_seat = s.view_room, table.players[pid].seat
+        alive = await self.rooms.store.live_members(code, 0)
+        sids = {m.split("|", 1)[1] for m in alive if m.startswith(pid + "|")} | {sid}
+        for other_sid in sids:
+            local = self.sessions.get(other_sid)
+            if local is not None:
+                local.seat = new_seat
+            await self.sio.leave_room(other_sid, old_room)
+            await self.sio.enter_room(other_sid, f"{code}/{view_key(new_seat)}")
+            await self.sio.emit("snapshot", snapshot(table, new_seat), to=other_sid)
         await self.sio.emit("ack", {"ref": data.get("ref"), "v": commit.version}, to=sid)
 
     async def on_rename(self, sid: str, s: Session, data: dict[str, Any]) -> None:
@@ -179,6 +259,16 @@ class SocketHandlers:
         code, pid = self._joined(s)
         commit = await self.rooms.rename(code, pid, data.get("name"))
         await self.broadcast(commit)
+        await self.sio.emit("ack", {"ref": data.get("ref"), "v": commit.version}, to=sid)
+
+    async def on_host(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        assert self.rooms is not None
+        code, pid = self._joined(s)
+        target = data.get("player")
+        commit = await self.rooms.host_action(code, pid, data.get("action"), target)
+        await self.broadcast(commit)
+        if data.get("action") == "remove" and isinstance(target, str):
+            await self.evict(code, target, "host", "The host removed you from this room.")
         await self.sio.emit("ack", {"ref": data.get("ref"), "v": commit.version}, to=sid)
 
     async def on_sync(self, sid: str, s: Session, data: dict[str, Any]) -> None:

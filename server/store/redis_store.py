@@ -63,6 +63,10 @@ def log_key(code: str) -> str:
     return f"ct:{{{code}}}:log"
 
 
+def presence_key(code: str) -> str:
+    return f"ct:{{{code}}}:here"
+
+
 class RedisStore:
     """The one store implementation. ``url`` is any redis-py URL (``redis://``, ``unix://``)."""
 
@@ -130,6 +134,29 @@ class RedisStore:
         if len(entries) != missing:
             return None
         return [bytes(e) for e in entries]
+
+    # --- presence: which player connections are alive, shared by every server process ----
+
+    async def touch_presence(self, members: dict[str, list[str]], now: float) -> None:
+        """Mark connections alive: ``members`` maps room code -> ["player|sid", ...]."""
+        if not members:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for code, names in members.items():
+            pipe.zadd(presence_key(code), {name: now for name in names})
+            pipe.expire(presence_key(code), self.ttl)
+        await self._call(pipe.execute())
+
+    async def drop_presence(self, code: str, member: str) -> None:
+        await self._call(self.redis.zrem(presence_key(code), member))
+
+    async def live_members(self, code: str, since: float) -> list[str]:
+        """Connections seen alive at or after ``since`` (older ones are pruned)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zremrangebyscore(presence_key(code), "-inf", f"({since}")
+        pipe.zrange(presence_key(code), 0, -1)
+        got = await self._call(pipe.execute())
+        return [m.decode() if isinstance(m, bytes) else str(m) for m in got[1]]
 
     async def exists(self, code: str) -> bool:
         return bool(await self._call(self.redis.exists(room_key(code))))

@@ -246,11 +246,7 @@ def _move(ctx: _Ctx, actor: Actor, op: O.Move, limits: Limits) -> str:
     if op.x is None or op.y is None:
         raise CardtableError(INVALID_MOVE, "A move needs either a destination or x and y.")
     ctx.touch(obj)
-    obj.x, obj.y, obj.z = op.x, op.y, ctx.top_z()
-    if isinstance(obj, Stack):
-        for cid in obj.cards:
-            card = t.objects[cid]
-            card.x, card.y = op.x, op.y
+    obj.x, obj.y, obj.z = op.x, op.y, ctx.top_z()  # a pile's cards lie where the pile is
     return f"{actor.name} moved {_name(obj)}"
 
 
@@ -635,13 +631,12 @@ def _undo(table: Table, actor: Actor) -> Change:
         if any(cid not in before for cid in after):
             raise CardtableError(UNDO_REFUSED, "Undoing that would reveal a hidden card.")
     version = table.version + 1
-    for oid in change.dirty:
-        objs[oid].v = version
+    for oid in list(change.dirty):
         obj = objs[oid]
         if isinstance(obj, Stack | Hand):
-            for cid in obj.cards[-2:]:
-                change.dirty.add(cid)
-                objs[cid].v = version
+            change.dirty.update(obj.cards[-2:])
+    for oid in change.dirty:
+        objs[oid].v = version
     table.version = version
     del table.undo[actor.player_id]
     change.log = f"{actor.name} undid their last move"

@@ -125,6 +125,8 @@ class Player(msgspec.Struct, kw_only=True):
     # for another view, so a resync from earlier gets a snapshot instead.
     seat_since: int = 0
     host: bool = False
+    status: str = "online"  # "online" | "reconnecting" (disconnected, seat held for the grace)
+    away_since: float = 0.0
 
 
 class UndoEntry(msgspec.Struct, kw_only=True):
@@ -147,6 +149,8 @@ class Table(msgspec.Struct, kw_only=True):
     undo: dict[str, UndoEntry] = msgspec.field(default_factory=dict)
     game: dict[str, Any] | None = None  # rule plugin: {"name", "options", "state"}
     created_at: float = 0.0
+    locked: bool = False  # the host closed the room to new players
+    removed: list[str] = msgspec.field(default_factory=list)  # token hashes of removed players
 
     def seated(self) -> dict[int, Player]:
         return {p.seat: p for p in self.players.values() if p.seat is not None}

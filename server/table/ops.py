@@ -172,8 +172,8 @@ Op = (
     | CounterSet | Roll | Create | Update | Delete | Undo
 )
 
-OP_NAMES = sorted(
-    cls.__struct_config__.tag  # type: ignore[misc]
+OP_NAMES: list[str] = sorted(
+    str(cls.__struct_config__.tag)
     for cls in (Move, Flip, Rotate, Shuffle, Deal, Take, Split, Merge, ChipsMove, ChipsAdd,
                 CounterSet, Roll, Create, Update, Delete, Undo)
 )
@@ -185,7 +185,7 @@ def parse_op(payload: Any) -> Op:
         raise CardtableError(BAD_REQUEST, "An operation must be an object with an 'op' field.")
     body = {k: v for k, v in payload.items() if k != "ref"}
     try:
-        return msgspec.convert(body, Op)  # type: ignore[arg-type]
+        return msgspec.convert(body, Op)
     except msgspec.ValidationError as exc:
         raise CardtableError(BAD_REQUEST, f"Invalid operation: {exc}") from None
     except (TypeError, ValueError, RecursionError) as exc:

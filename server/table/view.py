@@ -50,7 +50,7 @@ def view_objects(table: Table, ids: Iterable[str], seat: int | None) -> list[dic
 
 def players_view(table: Table) -> list[dict[str, Any]]:
     return [
-        {"id": p.id, "name": p.name, "seat": p.seat, "host": p.host}
+        {"id": p.id, "name": p.name, "seat": p.seat, "host": p.host, "status": p.status}
         for p in table.players.values()
     ]
 
@@ -63,6 +63,7 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
         "seats": table.seats,
         "template": table.template,
         "players": players_view(table),
+        "locked": table.locked,
         "objects": [view_object(table, o, seat) for o in table.objects.values()],
         "game": None,
     }

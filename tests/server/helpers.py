@@ -38,6 +38,7 @@ def random_op(rng: random.Random, c: TableClient) -> dict[str, Any]:
             {"op": "deal", "id": s["id"], "n": 1},
             {"op": "split", "id": s["id"], "n": rng.randint(1, 4), **xy},
             {"op": "move", "id": s["cards"][0], **xy},
+            {"op": "move", "id": s["id"], **xy, "ov": s["v"]},
         ]
         if len(stacks) > 1:
             other = rng.choice([t for t in stacks if t["id"] != s["id"]])
@@ -133,3 +134,18 @@ def check_table_invariants(table: Table, faces: list[str] | None = None) -> None
     if faces is not None:
         got = sorted(o.face for o in table.objects.values() if isinstance(o, Card))
         assert got == sorted(faces)
+
+
+async def converge(server: Any, code: str, clients: list[TableClient]) -> Table:
+    """Wait until every client holds the room's latest version (presence updates included)."""
+    import asyncio
+
+    for _ in range(50):
+        table = await server_table(server, code)
+        for c in clients:
+            await c.wait_version(table.version)
+        await asyncio.sleep(0.05)
+        again = await server_table(server, code)
+        if again.version == table.version:
+            return again
+    raise AssertionError("the room never settled")

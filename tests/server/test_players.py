@@ -7,7 +7,7 @@ import pytest
 
 from server.client import OpFailed
 from tests.conftest import new_room
-from tests.server.helpers import server_table, view_by_id
+from tests.server.helpers import converge, view_by_id
 
 
 async def test_token_reclaims_same_seat_and_hand(server, make_client):
@@ -96,15 +96,16 @@ async def test_resync_replays_missed_deltas_or_sends_snapshot(server, make_clien
     back.objects = dict(b.objects)
     back.player = b.player
     await back.request("join", {"code": code, "token": token, "since": seen})
-    await back.wait_version(a.version)
+    table = await converge(server, code, [a, back])
     kinds = [name for name, _ in back.received]
-    assert "snapshot" not in kinds and kinds.count("delta") == 5
-    table = await server_table(server, code)
+    replayed = [p for n, p in back.received if n == "delta" and p["v"] <= a.version]
+    assert "snapshot" not in kinds
+    assert sum(1 for p in replayed if p.get("log", "").startswith("Ana moved")) == 5
     assert back.objects == view_by_id(table, back.seat)
 
     # Too far behind for the op log (or from before a seat change): a snapshot instead.
     late = await make_client()
     await late.request("join", {"code": code, "token": token, "since": 0})
-    await late.wait_for(lambda: late.version == table.version)
+    table = await converge(server, code, [a, late])
     assert [n for n, _ in late.received].count("snapshot") == 1
     assert late.objects == view_by_id(table, late.seat)
