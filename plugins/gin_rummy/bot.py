@@ -17,17 +17,45 @@ import random
 from typing import Any
 
 from plugins.base import RulesEngine
-from plugins.gin_rummy.melds import best_defence, deadwood_points, deadwood_value
+from plugins.gin_rummy.melds import (
+    best_arrangement,
+    best_defence,
+    deadwood_points,
+    deadwood_value,
+)
 
 
-def _best_after_taking(hand: list[str], card: str) -> int:
-    """Least deadwood reachable by adding ``card`` and discarding another card."""
-    with_card = [*hand, card]
-    return min(deadwood_points(c for c in with_card if c != out) for out in hand)
+def _best_discards(hand: list[str], keep: str | None = None) -> tuple[int, list[str]]:
+    """Least deadwood left after discarding one card of ``hand`` (never ``keep``), and the
+    discards achieving it with the highest deadwood value among them."""
+    whole = best_arrangement(hand)
+    dead = set(whole.deadwood)
+    best: tuple[int, int] | None = None
+    cards: list[str] = []
+    # Deadwood first, highest value first: their exact results prune most melded cards.
+    for out in sorted(hand, key=lambda c: (c not in dead, -deadwood_value(c))):
+        if out == keep:
+            continue
+        value = deadwood_value(out)
+        points = whole.points - value  # exact for deadwood, a lower bound for melded cards
+        if out not in dead:
+            if best is not None and (points, -value) > best:
+                continue
+            points = deadwood_points(c for c in hand if c != out)
+        key = (points, -value)
+        if best is None or key < best:
+            best, cards = key, [out]
+        elif key == best:
+            cards.append(out)
+    assert best is not None
+    return best[0], cards
 
 
 def _wants(hand: list[str], card: str | None) -> bool:
-    return card is not None and _best_after_taking(hand, card) < deadwood_points(hand)
+    """Taking ``card`` (then discarding another card) lowers the deadwood."""
+    if card is None:
+        return False
+    return _best_discards([*hand, card], keep=card)[0] < deadwood_points(hand)
 
 
 def choose_action(
@@ -59,14 +87,11 @@ def choose_action(
     if phase == "discard":
         if "big_gin" in kinds:
             return {"type": "big_gin"}
-        discards = [a["card"] for a in legal if a["type"] == "discard"]
         knockable = {a["card"] for a in legal if a["type"] == "knock"}
-        scored = [
-            (deadwood_points(c for c in hand if c != out), -deadwood_value(out), rng.random(), out)
-            for out in discards
-        ]
-        scored.sort()
-        _, _, _, out = scored[0]
+        _, outs = _best_discards(
+            hand, keep=view["drawn"] if view["drawn_from"] != "stock" else None
+        )
+        out = rng.choice(outs)
         if out in knockable:
             return {"type": "knock", "card": out}  # Gin when points == 0
         return {"type": "discard", "card": out}

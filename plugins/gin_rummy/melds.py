@@ -27,9 +27,10 @@ Public API
     The arrangement of ``cards`` (any number, typically 10 or 11) with the **fewest deadwood
     points** (not the most melds). ``Arrangement.melds`` is ``list[list[str]]``,
     ``Arrangement.deadwood`` is ``list[str]``, ``Arrangement.points`` the deadwood total. Ties are
-    broken deterministically. Candidate melds are generated from the hand and searched
-    lowest-card-first with memoisation; results are cached per hand, so repeated queries (bots,
-    legality checks) are cheap.
+    broken deterministically. Candidate melds (runs per suit, sets per rank) are generated from
+    the hand; with few candidates every single meld, pair and triple of disjoint melds is tried
+    (11 cards hold at most 3 melds), otherwise a memoised lowest-card-first search picks them.
+    Results are cached per hand, so repeated queries (bots, legality checks) are cheap.
 ``can_lay_off(meld, card) -> bool`` / ``extend_meld(meld, card) -> list[str]``
     Whether one card extends one meld (a run at either end, a 3-card set to 4), and the result.
 ``plan_layoffs(melds, cards) -> list[tuple[str, int]]``
@@ -92,14 +93,29 @@ def deadwood_value(card: str) -> int:
     return _VALUE[card_index(card)]
 
 
-_RANK_NAMES = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+_RANK_NAMES = (
+    "",
+    "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+)
 _SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
 def card_name(card: str) -> str:
     """Plain-English name of a card, e.g. ``"queen of spades"`` for ``S12``."""
     suit, rank = parse(card)
-    return f"{_RANK_NAMES.get(rank, str(rank))} of {_SUIT_NAMES[suit]}"
+    return f"{_RANK_NAMES[rank]} of {_SUIT_NAMES[suit]}"
 
 
 def full_deck() -> list[str]:
@@ -223,6 +239,33 @@ def _candidate_melds(mask: int) -> list[tuple[int, int]]:
     return melds
 
 
+_FEW_MELDS = 12
+
+
+def _solve_few(melds: list[tuple[int, int]], total: int) -> tuple[tuple[int, ...], int]:
+    """Best packing when there are few candidate melds: 11 cards hold at most 3 disjoint
+    melds, so try every single meld, pair and triple directly."""
+    best = 0
+    chosen: tuple[int, ...] = ()
+    n = len(melds)
+    for i in range(n):
+        m1, v1 = melds[i]
+        if v1 > best:
+            best, chosen = v1, (m1,)
+        for j in range(i + 1, n):
+            m2, v2 = melds[j]
+            if m1 & m2:
+                continue
+            both = m1 | m2
+            if v1 + v2 > best:
+                best, chosen = v1 + v2, (m1, m2)
+            for k in range(j + 1, n):
+                m3, v3 = melds[k]
+                if not both & m3 and v1 + v2 + v3 > best:
+                    best, chosen = v1 + v2 + v3, (m1, m2, m3)
+    return chosen, total - best
+
+
 @lru_cache(maxsize=1 << 16)
 def _solve(mask: int) -> tuple[tuple[int, ...], int]:
     """Best arrangement of the hand ``mask``: (meld masks, deadwood points)."""
@@ -230,6 +273,8 @@ def _solve(mask: int) -> tuple[tuple[int, ...], int]:
     melds = _candidate_melds(mask)
     if not melds:
         return (), total
+    if len(melds) <= _FEW_MELDS and mask.bit_count() <= 11:
+        return _solve_few(melds, total)
     by_card: dict[int, list[tuple[int, int]]] = {}
     meldable = 0
     for m, v in melds:
@@ -278,13 +323,20 @@ def best_arrangement(cards: Iterable[str]) -> Arrangement:
     Melds are listed by their lowest card; cards inside a meld and the deadwood are in
     :func:`full_deck` order. Raises ``ValueError`` for a bad or repeated card code.
     """
-    mask = _to_mask(cards)
+    melds, deadwood, points = _arranged(_to_mask(cards))
+    return Arrangement(melds=[list(m) for m in melds], deadwood=list(deadwood), points=points)
+
+
+@lru_cache(maxsize=1 << 14)
+def _arranged(mask: int) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
+    """:func:`best_arrangement` as card codes, cached (immutable, copied by the caller)."""
     chosen, points = _solve(mask)
     melded = 0
     for m in chosen:
         melded |= m
-    melds = sorted((_mask_cards(m) for m in chosen), key=lambda cs: card_index(cs[0]))
-    return Arrangement(melds=melds, deadwood=_mask_cards(mask & ~melded), points=points)
+    ordered = sorted(chosen, key=lambda m: m & -m)  # by lowest card
+    melds = tuple(tuple(_mask_cards(m)) for m in ordered)
+    return melds, tuple(_mask_cards(mask & ~melded)), points
 
 
 def deadwood_points(cards: Iterable[str]) -> int:

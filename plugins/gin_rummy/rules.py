@@ -73,18 +73,24 @@ View (``view(state, seat)``; ``seat=None`` for a spectator)
 ``game``, ``seat``, ``hand_no``, ``dealer``, ``phase``, ``turn``, ``options``, ``hand`` (own
 cards, ``None`` for spectators), ``arrangement`` (own best melds/deadwood/points or ``None``),
 ``hand_counts``, ``stock_count``, ``discard_top``, ``discard_pile`` (the whole pile is public),
-``upcard_passes``, ``stock_only``, ``drawn`` (the card drawn this turn: visible to everyone if it
-came from the discard pile, otherwise only to the drawer), ``drawn_from``, ``knock`` (the
-knocker's laid-out melds with lay-offs applied, deadwood, points, layoffs; the face-down
-discard only to the knocker until the hand ends), ``scores``, ``hands_won``, ``draws``,
-``last_move``, ``last_result`` (full reveal of the last finished hand), ``history`` (summaries),
-``game_result``. The opponent's hand and the stock appear only as counts.
+``upcard_passes``, ``stock_only``, ``drawn`` (the card drawn this turn: shown to everyone if it
+came from the discard pile, otherwise only to the drawer), ``drawn_from``, ``knock`` (``None``
+or {knocker, kind, melds: the knocker's melds with lay-offs applied - the indices ``lay_off``
+uses, laid_out: the melds as knocked, deadwood, points, layoffs, discard: the face-down
+discard, shown only to the knocker until the hand ends}), ``scores``, ``hands_won``, ``draws``,
+``last_move``, ``last_result`` (the full reveal of the last finished hand: both seats' melds,
+deadwood and points, the lay-offs, the knock discard), ``history`` (one summary per finished
+hand: hand_no, kind, winner, points), ``game_result`` (the breakdown once the game is over).
+The opponent's hand and the stock appear only as counts.
 
 Interpretations
 ---------------
 * Rule 4/10 "the same dealer rule": the deal alternates after every hand, draws included.
+* Rule 5: taking the upcard is that turn's draw, so the upcard may not be discarded at once.
 * Rule 7: a knock's counted deadwood is that of the best arrangement of the 10 cards left
-  after the chosen discard; the knocker's melds are that arrangement.
+  after the chosen discard; the knocker's melds are that arrangement (when several
+  arrangements tie, the engine's deterministic choice is used). The knock discard may not be
+  a card just taken from the discard pile either.
 * Rule 10: the hand is a draw as soon as a player discards without knocking while the stock
   holds 2 cards or fewer; the player who drew down to 2 may still knock or declare Big Gin.
 * Rule 9: lay-offs are explicit; the defender may lay off any card of the hand (even one from
@@ -98,13 +104,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
-from plugins.base import GameInfo, OptionSpec, Rejection
+from plugins.base import GameInfo, OptionSpec, Rejection, RulesEngine
 from plugins.gin_rummy.melds import (
     Arrangement,
     best_arrangement,
@@ -404,12 +410,14 @@ class GinRummy:
         out = [{"type": "discard", "card": c} for c in hand if c != taken]
         whole = best_arrangement(hand)
         limit = state.options.knock_limit
+        dead = set(whole.deadwood)
         for c in hand:
             if c == taken:
                 continue
-            if c in whole.deadwood:
-                points = whole.points - deadwood_value(c)
-            else:
+            # Removing c keeps every meld of ``whole`` if c is deadwood; otherwise the melds
+            # can only shrink, so ``whole.points - value(c)`` is a lower bound.
+            points = whole.points - deadwood_value(c)
+            if c not in dead and points <= limit:
                 points = deadwood_points(x for x in hand if x != c)
             if points <= limit:
                 out.append({"type": "knock", "card": c})
@@ -453,7 +461,7 @@ class GinRummy:
             "dealer": state.dealer,
             "phase": state.phase,
             "turn": state.turn,
-            "options": _plain(state.options),
+            "options": msgspec.structs.asdict(state.options),
             "hand": list(state.hands[own]) if own is not None else None,
             "arrangement": arrangement,
             "hand_counts": [len(state.hands[0]), len(state.hands[1])],
@@ -468,7 +476,7 @@ class GinRummy:
             "scores": list(state.scores),
             "hands_won": list(state.hands_won),
             "draws": state.draws,
-            "last_move": _plain(state.last_move) if state.last_move else None,
+            "last_move": msgspec.structs.asdict(state.last_move) if state.last_move else None,
             "last_result": _plain(state.history[-1]) if state.history else None,
             "history": [
                 {"hand_no": h.hand_no, "kind": h.kind, "winner": h.winner, "points": h.points}
@@ -832,7 +840,7 @@ def _bad_card(card: object) -> Rejection:
         )
     return Rejection(
         "bad_card",
-        f"{card!r} is not a card. Cards are written like H5 (five of hearts), "
+        f"That is not a card: {card!r}. Cards are written like H5 (five of hearts), "
         "S12 (queen of spades) or C1 (ace of clubs).",
     )
 
@@ -845,3 +853,6 @@ def _upcard_refused() -> Rejection:
 
 
 ENGINE = GinRummy()
+
+if TYPE_CHECKING:  # GinRummy satisfies the plugin protocol
+    _PROTOCOL_CHECK: RulesEngine[GinState] = ENGINE
