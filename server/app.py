@@ -12,8 +12,7 @@ from aiohttp import web
 
 from server import wire
 from server.config import Config
-from server.http import CONFIG_KEY, CREATES_KEY, ROOMS_KEY, add_routes, security_headers
-from server.limits import WindowCounter
+from server.http import CONFIG_KEY, ROOMS_KEY, add_routes, security_headers
 from server.rooms import RoomService
 from server.sockets import SocketHandlers
 from server.store.embedded import EmbeddedRedis
@@ -61,7 +60,6 @@ def create_app(config: Config) -> web.Application:
     app[SIO_KEY] = sio
     app[HANDLERS_KEY] = handlers
     app[CONFIG_KEY] = config
-    app[CREATES_KEY] = WindowCounter(config.joins_per_minute)
 
     async def store_ctx(app: web.Application) -> AsyncIterator[None]:
         embedded: EmbeddedRedis | None = None

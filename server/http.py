@@ -12,7 +12,6 @@ from aiohttp import web
 from server import codes
 from server.config import Config
 from server.errors import BAD_REQUEST, CardtableError
-from server.limits import WindowCounter
 from server.rooms import RoomService
 
 CSP = (
@@ -22,7 +21,6 @@ CSP = (
 )
 ROOMS_KEY: web.AppKey[RoomService] = web.AppKey("rooms", RoomService)
 CONFIG_KEY: web.AppKey[Config] = web.AppKey("config", Config)
-CREATES_KEY: web.AppKey[WindowCounter] = web.AppKey("creates", WindowCounter)
 
 _FALLBACK = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>cardtable</title></head><body><h1>cardtable</h1>
@@ -76,9 +74,9 @@ async def room_page(request: web.Request) -> web.StreamResponse:
 
 
 async def create_room(request: web.Request) -> web.Response:
-    rooms = request.app[ROOMS_KEY]
+    rooms, config = request.app[ROOMS_KEY], request.app[CONFIG_KEY]
     try:
-        request.app[CREATES_KEY].hit(request.remote or "", "rooms created")
+        await rooms.count_attempt("create", request.remote or "", config.joins_per_minute)
         if request.content_length and request.content_length > 16 * 1024:
             raise CardtableError(BAD_REQUEST, "Request body too large.")
         raw = await request.read()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections import deque
 from typing import Any
 
 from server.errors import RATE_LIMITED, TOO_LARGE, CardtableError
@@ -49,24 +48,3 @@ class TokenBucket:
             raise CardtableError(RATE_LIMITED, "Slow down: too many actions at once.",
                                  retryable=True)
         self.tokens -= 1
-
-
-class WindowCounter:
-    """At most ``limit`` events per key in any sliding ``window`` seconds (per process)."""
-
-    def __init__(self, limit: int, window: float = 60.0) -> None:
-        self.limit = limit
-        self.window = window
-        self.events: dict[str, deque[float]] = {}
-
-    def hit(self, key: str, what: str = "attempts") -> None:
-        now = time.monotonic()
-        q = self.events.setdefault(key, deque())
-        while q and q[0] <= now - self.window:
-            q.popleft()
-        if len(q) >= self.limit:
-            raise CardtableError(RATE_LIMITED, f"Too many {what} from your address; wait a "
-                                 "minute and try again.", retryable=True)
-        q.append(now)
-        if len(self.events) > 10_000:
-            self.events = {k: v for k, v in self.events.items() if v and v[-1] > now - self.window}

@@ -27,6 +27,7 @@ from server.errors import (
     CONFLICT,
     FORBIDDEN,
     NOT_JOINED,
+    RATE_LIMITED,
     REMOVED,
     ROOM_FULL,
     ROOM_LOCKED,
@@ -119,6 +120,17 @@ class RoomService:
             return await self.store.exists(code)
         except StoreUnavailable:
             raise _unavailable() from None
+
+    async def count_attempt(self, kind: str, addr: str, per_minute: int) -> None:
+        """Rate-limit joins and room creations per client address, across all processes."""
+        window = int(time.time() // 60)
+        try:
+            n = await self.store.incr_window(f"ct:rl:{kind}:{addr}:{window}", 61)
+        except StoreUnavailable:
+            raise _unavailable() from None
+        if n > per_minute:
+            raise CardtableError(RATE_LIMITED, f"Too many {kind} attempts from your address; "
+                                 "wait a minute and try again.", retryable=True)
 
     # --- creating ---------------------------------------------------------------------------
 

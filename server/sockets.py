@@ -18,7 +18,7 @@ import socketio
 from server import codes
 from server.config import Config
 from server.errors import BAD_REQUEST, INTERNAL, NOT_JOINED, ROOM_NOT_FOUND, CardtableError
-from server.limits import TokenBucket, WindowCounter, check_payload
+from server.limits import TokenBucket, check_payload
 from server.rooms import SPEC, Commit, RoomService, view_key
 from server.table.ops import parse_op
 from server.table.view import snapshot
@@ -65,7 +65,6 @@ class SocketHandlers:
         self.config = config
         self.rooms: RoomService | None = None
         self.sessions: dict[str, Session] = {}
-        self.joins = WindowCounter(config.joins_per_minute)
         self.hosted_rooms: set[str] = set()  # rooms this process has served: presence is settled
         sio.on("connect", self.connect)
         sio.on("disconnect", self.disconnect)
@@ -198,7 +197,7 @@ class SocketHandlers:
 
     async def on_join(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
-        self.joins.hit(s.addr, "join attempts")
+        await self.rooms.count_attempt("join", s.addr, self.config.joins_per_minute)
         code = codes.normalize(data.get("code"))
         if code is None:
             raise CardtableError(ROOM_NOT_FOUND, "That is not a room code (8 letters/digits).")

@@ -165,7 +165,7 @@ class RedisStore:
         """Count an event in a fixed window shared by every server process (rate limits)."""
         pipe = self.redis.pipeline(transaction=True)
         pipe.incr(key)
-        pipe.expire(key, window_seconds, nx=True)
+        pipe.expire(key, window_seconds)  # the key names its window; NX needs Redis 7
         res = await self._call(pipe.execute())
         return int(res[0])
 

@@ -1,0 +1,126 @@
+"""Disconnects, the grace period, host powers, room expiry and creation limits."""
+
+from __future__ import annotations
+
+import asyncio
+
+import aiohttp
+import pytest
+
+from server.client import OpFailed, TableClient
+from tests.conftest import make_config, new_room, start_server
+from tests.server.helpers import server_table
+
+
+@pytest.fixture
+async def quick_server(redis_server):
+    srv = await start_server(make_config(redis_server.url, grace_seconds=1.5,
+                                         heartbeat_seconds=0.2))
+    yield srv
+    await srv.runner.cleanup()
+
+
+def status_of(client: TableClient, name: str) -> str | None:
+    return next((p["status"] for p in client.players if p["name"] == name), None)
+
+
+async def test_reconnecting_within_grace_keeps_seat_and_hand(quick_server):
+    code = await new_room(quick_server)
+    a, b = await quick_server.client(), await quick_server.client()
+    await a.join(code, "Ana")
+    await b.join(code, "Ben")
+    await b.op("take", id="deck", n=3)
+    hand, token = b.hand(), b.token
+    await b.close()
+    await a.wait_for(lambda: status_of(a, "Ben") == "reconnecting", timeout=5)
+    back = await quick_server.client()
+    await back.join(code, token=token)
+    assert back.seat == 1 and back.hand() == hand
+    await a.wait_for(lambda: status_of(a, "Ben") == "online", timeout=5)
+    await asyncio.sleep(2.0)  # past the grace: Ben stays, being connected
+    assert status_of(a, "Ben") == "online"
+    for c in (a, back):
+        await c.close()
+
+
+async def test_away_past_grace_releases_seat_but_keeps_hand(quick_server):
+    code = await new_room(quick_server)
+    a, b = await quick_server.client(), await quick_server.client()
+    await a.join(code, "Ana")
+    await b.join(code, "Ben")
+    await b.op("take", id="deck", n=4)
+    token = b.token
+    await b.close()
+    await a.wait_for(lambda: status_of(a, "Ben") is None, timeout=10)
+    assert any("Ben was removed after being away too long" in line for line in a.log)
+    table = await server_table(quick_server, code)
+    assert 1 not in table.seated() and len(table.objects["hand1"].cards) == 4
+    late = await quick_server.client()
+    with pytest.raises(OpFailed) as err:
+        await late.request("join", {"code": code, "token": token})
+    assert err.value.code == "removed"
+    newcomer = await quick_server.client()
+    await newcomer.join(code, "Cy", seat=1)
+    assert len(newcomer.hand()) == 4 and set(newcomer.hand()) <= set(newcomer.faces_seen())
+    for c in (a, late, newcomer):
+        await c.close()
+
+
+async def test_host_locks_room_and_removes_a_player(quick_server):
+    code = await new_room(quick_server)
+    host, guest = await quick_server.client(), await quick_server.client()
+    await host.join(code, "Host")
+    await guest.join(code, "Guest")
+    with pytest.raises(OpFailed) as err:
+        await guest.request("host", {"action": "lock"})
+    assert err.value.code == "forbidden"
+    await host.request("host", {"action": "lock"})
+    outsider = await quick_server.client()
+    with pytest.raises(OpFailed) as err:
+        await outsider.request("join", {"code": code, "name": "Late"})
+    assert err.value.code == "room_locked"
+    await guest.op("take", id="deck", n=2)
+    seen = guest.version
+    await host.request("host", {"action": "remove", "player": guest.player})
+    await guest.wait_for(lambda: guest.removed is not None, timeout=5)
+    assert guest.removed["reason"] == "host"
+    await host.op("take", id="deck", n=1)
+    await asyncio.sleep(0.3)
+    assert all(d["v"] <= seen + 1 for n, d in guest.received if n == "delta")
+    with pytest.raises(OpFailed) as err:
+        await guest.op("take", id="deck")
+    assert err.value.code == "not_joined"
+    await host.request("host", {"action": "unlock"})
+    await outsider.join(code, "Late")
+    assert outsider.seat is not None
+    for c in (host, guest, outsider):
+        await c.close()
+
+
+async def test_idle_rooms_expire(redis_server):
+    srv = await start_server(make_config(redis_server.url, room_ttl_seconds=1))
+    try:
+        code = await new_room(srv)
+        c = await srv.client()
+        await asyncio.sleep(2.2)
+        with pytest.raises(OpFailed) as err:
+            await c.request("join", {"code": code, "name": "x"})
+        assert err.value.code == "room_not_found"
+        await c.close()
+    finally:
+        await srv.runner.cleanup()
+
+
+async def test_room_creation_is_rate_limited_per_address(private_redis):
+    # A private Redis: the counters are shared by every process using the same Redis.
+    srv = await start_server(make_config(private_redis.url, joins_per_minute=3))
+    try:
+        statuses = []
+        async with aiohttp.ClientSession() as http:
+            for _ in range(5):
+                async with http.post(f"{srv.url}/api/rooms", json={}) as r:
+                    statuses.append((r.status, (await r.json()).get("code")))
+        assert [s for s, _ in statuses] == [201, 201, 201, 429, 429]
+        assert statuses[-1][1] == "rate_limited"
+    finally:
+        await srv.runner.cleanup()
