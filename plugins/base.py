@@ -74,3 +74,64 @@ class RulesEngine(Protocol, Generic[S]):
     def dump(self, state: S) -> dict[str, Any]: ...
 
     def load(self, data: dict[str, Any]) -> S: ...
+
+
+@dataclass(frozen=True)
+class ZoneSpec:
+    """A place on the table a game puts cards: a pile (``layout="pile"``, only the top shows)
+    or a fanned row (``"row"``, every card shows); ``up`` says whether its cards lie face up.
+    ``faces`` lists the cards bottom first."""
+
+    id: str
+    label: str
+    x: float
+    y: float
+    faces: tuple[str, ...]
+    up: bool = False
+    layout: str = "pile"
+    w: float = 110.0
+    h: float = 150.0
+
+
+@dataclass(frozen=True)
+class Projection:
+    """Where every card of the game is, as the table should show it: zones and seats' hands.
+
+    ``deal`` changes whenever the cards are gathered and dealt again; the server then gives every
+    card a new id, so nothing seen in an earlier deal can be linked to a card in this one.
+    """
+
+    zones: tuple[ZoneSpec, ...]
+    hands: dict[int, tuple[str, ...]]
+    deal: int = 0
+
+
+@dataclass(frozen=True)
+class Cosmetic:
+    """A table move the rules don't care about (e.g. reordering your own hand): allow it."""
+
+
+@dataclass(frozen=True)
+class MoveIntent:
+    """A drag the player made, in game terms: which card from where to where."""
+
+    seat: int
+    face: str
+    source: str  # container id: a zone id or "hand<seat>"
+    dest: str
+
+
+class GameBinding(Protocol):
+    """Binds a rules engine to the table: layout, drags to actions, state back onto the table."""
+
+    @property
+    def info(self) -> GameInfo: ...
+
+    @property
+    def engine(self) -> RulesEngine[Any]: ...
+
+    def project(self, state: Any) -> Projection: ...
+
+    def action_for_move(
+        self, state: Any, move: MoveIntent
+    ) -> dict[str, Any] | Cosmetic | Rejection: ...

@@ -90,14 +90,14 @@ async def create_room(request: web.Request) -> web.Response:
         seats = body.get("seats", 4)
         if not isinstance(template, str):
             raise CardtableError(BAD_REQUEST, "'template' must be a string.")
-        table = await rooms.create_room(template, seats)
+        table = await rooms.create_room(template, seats, body.get("game"), body.get("options"))
     except CardtableError as err:
         return _error(err, _status_for(err))
     path = f"/r/{table.code}"
     return web.json_response(
         {"code": table.code, "display": codes.pretty(table.code), "path": path,
          "url": str(request.url.with_path(path).with_query(None)), "template": table.template,
-         "seats": table.seats},
+         "seats": table.seats, "game": table.game["name"] if table.game else None},
         status=201,
     )
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 
+from plugins.registry import GAMES
 from server import codes
 from server.errors import (
     BAD_REQUEST,
@@ -36,6 +37,7 @@ from server.errors import (
     UNAVAILABLE,
     CardtableError,
 )
+from server.games import apply_game_op, game_view, run_action, start_game, stop_game
 from server.store.redis_store import RedisStore, RoomGone, StoreUnavailable, VersionMismatch
 from server.table.apply import Actor, Change, Limits, apply_op, new_id
 from server.table.objects import Player, Table, decode_table, encode_table
@@ -134,12 +136,21 @@ class RoomService:
 
     # --- creating ---------------------------------------------------------------------------
 
-    async def create_room(self, template: str = "standard", seats: int = 4) -> Table:
+    async def create_room(self, template: str = "standard", seats: int = 4,
+                          game: object = None, options: object = None) -> Table:
         if not isinstance(seats, int) or not 1 <= seats <= self.limits.max_seats:
             raise CardtableError(BAD_REQUEST, f"A room has 1 to {self.limits.max_seats} seats.")
+        if game is not None:
+            binding = GAMES.get(game) if isinstance(game, str) else None
+            if binding is None:
+                raise CardtableError(BAD_REQUEST, f"Unknown game {game!r}; games: "
+                                     f"{', '.join(GAMES)}.")
+            template, seats = "blank", binding.info.max_players
         for _ in range(10):
             code = codes.new_code()
             table = new_table(code, template, seats, time.time())
+            if game is not None:
+                start_game(table, game, options)
             try:
                 if await self.store.create(code, encode_table(table)):
                     return table
@@ -193,7 +204,18 @@ class RoomService:
         def run(table: Table) -> Change:
             player = _player(table, player_id)
             actor = Actor(player.id, player.name, player.seat)
+            if table.game is not None:
+                return apply_game_op(table, actor, op, self.limits)
             return apply_op(table, actor, op, self.limits)
+
+        return await self._mutate(code, run, player_id)
+
+    async def game_command(self, code: str, player_id: str, action: object) -> Commit:
+        """A rule plugin's command with no drag (knock, pass the upcard, next hand...)."""
+
+        def run(table: Table) -> Change:
+            player = _player(table, player_id)
+            return run_action(table, Actor(player.id, player.name, player.seat), action)
 
         return await self._mutate(code, run, player_id)
 
@@ -207,7 +229,7 @@ class RoomService:
             wanted = hash_token(token)
             for p in table.players.values():
                 if secrets.compare_digest(p.token_hash, wanted):
-                    return Joined(p, token, snapshot(table, p.seat), None)
+                    return Joined(p, token, room_snapshot(table, p.seat), None)
             if wanted in table.removed:
                 raise CardtableError(REMOVED, "You were removed from this room (away too long, "
                                      "or by the host). Join again as a new player.")
@@ -239,7 +261,7 @@ class RoomService:
         commit = await self._mutate(code, run, pid)
         table = await self.load_table(code)
         player = table.players[pid]
-        return Joined(player, new_token, snapshot(table, player.seat), commit)
+        return Joined(player, new_token, room_snapshot(table, player.seat), commit)
 
     async def take_seat(self, code: str, player_id: str, seat: object) -> Commit:
         def run(table: Table) -> Change:
@@ -305,13 +327,21 @@ class RoomService:
     async def host_action(self, code: str, player_id: str, action: object,
                           target: object = None) -> Commit:
         """The host locks/unlocks the room to new players, or removes a player."""
-        if action not in ("lock", "unlock", "remove"):
-            raise CardtableError(BAD_REQUEST, "Host actions are lock, unlock and remove.")
+        if action not in ("lock", "unlock", "remove", "game"):
+            raise CardtableError(BAD_REQUEST, "Host actions are lock, unlock, remove and game.")
 
         def run(table: Table) -> Change:
             me = _player(table, player_id)
             if not me.host:
                 raise CardtableError(FORBIDDEN, "Only the host can do that.")
+            if action == "game":
+                game = target.get("game") if isinstance(target, dict) else None
+                options = target.get("options") if isinstance(target, dict) else None
+                if game is None:
+                    return stop_game(table)
+                change = start_game(table, game, options)
+                change.log = f"{me.name} started a game of {GAMES[str(game)].info.title}"
+                return change
             table.version += 1
             if action == "remove":
                 victim = table.players.get(target) if isinstance(target, str) else None
@@ -334,19 +364,26 @@ class RoomService:
         table = await self.load_table(code)
         player = _player(table, player_id)
         if since > table.version or since < player.seat_since:
-            return snapshot(table, player.seat)
+            return room_snapshot(table, player.seat)
         try:
             entries = await self.store.log_since(code, since, table.version)
         except StoreUnavailable:
             raise _unavailable() from None
         if entries is None:
-            return snapshot(table, player.seat)
+            return room_snapshot(table, player.seat)
         key = view_key(player.seat)
         out = []
         for raw in entries:
             entry = _unpack(raw)
             out.append(entry["d"][key])
         return out
+
+
+def room_snapshot(table: Table, seat: int | None) -> dict[str, Any]:
+    """The table as ``seat`` sees it, with the rule plugin's view for that seat."""
+    snap = snapshot(table, seat)
+    snap["game"] = game_view(table, seat)
+    return snap
 
 
 def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, Any]]:
@@ -365,6 +402,8 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
         if players is not None:
             delta["players"] = players
             delta["locked"] = table.locked
+        if change.game_changed:
+            delta["game"] = game_view(table, seat)
         out[view_key(seat)] = delta
     return out
 

@@ -19,9 +19,8 @@ from server import codes
 from server.config import Config
 from server.errors import BAD_REQUEST, INTERNAL, NOT_JOINED, ROOM_NOT_FOUND, CardtableError
 from server.limits import TokenBucket, check_payload
-from server.rooms import SPEC, Commit, RoomService, view_key
+from server.rooms import SPEC, Commit, RoomService, room_snapshot, view_key
 from server.table.ops import parse_op
-from server.table.view import snapshot
 from server.wire import MALFORMED
 
 log = logging.getLogger("cardtable.sockets")
@@ -70,7 +69,7 @@ class SocketHandlers:
         sio.on("disconnect", self.disconnect)
         for name, fn in (("join", self.on_join), ("op", self.on_op), ("seat", self.on_seat),
                          ("rename", self.on_rename), ("sync", self.on_sync),
-                         ("host", self.on_host)):
+                         ("host", self.on_host), ("game", self.on_game)):
             sio.on(name, self._guard(name, fn))
         sio.on("*", self.on_unknown)
 
@@ -250,7 +249,7 @@ class SocketHandlers:
                 local.seat = new_seat
             await self.sio.leave_room(other_sid, old_room)
             await self.sio.enter_room(other_sid, f"{code}/{view_key(new_seat)}")
-            await self.sio.emit("snapshot", snapshot(table, new_seat), to=other_sid)
+            await self.sio.emit("snapshot", room_snapshot(table, new_seat), to=other_sid)
         await self.sio.emit("ack", {"ref": data.get("ref"), "v": commit.version}, to=sid)
 
     async def on_rename(self, sid: str, s: Session, data: dict[str, Any]) -> None:
@@ -260,10 +259,17 @@ class SocketHandlers:
         await self.broadcast(commit)
         await self.sio.emit("ack", {"ref": data.get("ref"), "v": commit.version}, to=sid)
 
+    async def on_game(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        assert self.rooms is not None
+        code, pid = self._joined(s)
+        commit = await self.rooms.game_command(code, pid, data.get("action"))
+        await self.broadcast(commit)
+        await self.sio.emit("ack", {"ref": data.get("ref"), "v": commit.version}, to=sid)
+
     async def on_host(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
         code, pid = self._joined(s)
-        target = data.get("player")
+        target = data.get("player") if data.get("action") != "game" else data
         commit = await self.rooms.host_action(code, pid, data.get("action"), target)
         await self.broadcast(commit)
         if data.get("action") == "remove" and isinstance(target, str):
