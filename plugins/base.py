@@ -135,3 +135,8 @@ class GameBinding(Protocol):
     def action_for_move(
         self, state: Any, move: MoveIntent
     ) -> dict[str, Any] | Cosmetic | Rejection: ...
+
+    def bot_action(self, state: Any, seat: int, rng: Any) -> dict[str, Any] | None:
+        """A computer player's move for ``seat`` (None: nothing to do). Bots never start the
+        next hand or game on their own: people get to look at the reveal first."""
+        ...

@@ -28,6 +28,7 @@ class Config:
     joins_per_minute: int = 30  # per client address: join attempts and room creations
     cors_origins: list[str] | str | None = None
     grace_seconds: float = 120.0  # a disconnected seat is held this long
+    bot_delay_seconds: float = 0.8  # pause before a computer player moves
     heartbeat_seconds: float = 5.0  # presence refresh; a connection unseen for 3 beats is gone
 
     @classmethod

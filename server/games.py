@@ -135,6 +135,20 @@ def run_action(table: Table, actor: Actor, action: object) -> Change:
     return change
 
 
+def bot_move(table: Table, rng: Any) -> tuple[str, dict[str, Any]] | None:
+    """The next computer player's (player id, action), if a bot has something to do."""
+    binding = binding_for(table)
+    if binding is None:
+        return None
+    state = _state(table, binding)
+    for player in table.players.values():
+        if player.bot and player.seat is not None:
+            action = binding.bot_action(state, player.seat, rng)
+            if action is not None:
+                return player.id, action
+    return None
+
+
 def game_view(table: Table, seat: int | None) -> dict[str, Any] | None:
     binding = binding_for(table)
     if binding is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import random
 import secrets
 import time
 import unicodedata
@@ -33,11 +34,12 @@ from server.errors import (
     ROOM_FULL,
     ROOM_LOCKED,
     ROOM_NOT_FOUND,
+    RULES,
     SEAT_TAKEN,
     UNAVAILABLE,
     CardtableError,
 )
-from server.games import apply_game_op, game_view, run_action, start_game, stop_game
+from server.games import apply_game_op, bot_move, game_view, run_action, start_game, stop_game
 from server.store.redis_store import RedisStore, RoomGone, StoreUnavailable, VersionMismatch
 from server.table.apply import Actor, Change, Limits, apply_op, new_id
 from server.table.objects import Player, Table, decode_table, encode_table
@@ -75,6 +77,7 @@ class Commit:
     version: int
     deltas: dict[str, dict[str, Any]]
     log: str = ""
+    bot_turn: bool = False  # a computer player has a move to make now
 
 
 @dataclass
@@ -98,6 +101,7 @@ class RoomService:
     retries: int = 8
     _cache: dict[str, _Cached] = field(default_factory=dict)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    _bot_rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -197,7 +201,8 @@ class RoomService:
                     self._cache.pop(code, None)
                     raise _unavailable() from None
                 self._cache[code] = _Cached(table.version, blob)
-                return Commit(code, table.version, deltas, change.log)
+                return Commit(code, table.version, deltas, change.log,
+                              bot_turn=bot_move(table, self._bot_rng) is not None)
             raise CardtableError(CONFLICT, "The room is busy; try again.", retryable=True)
 
     async def apply(self, code: str, player_id: str, op: Op) -> Commit:
@@ -209,6 +214,20 @@ class RoomService:
             return apply_op(table, actor, op, self.limits)
 
         return await self._mutate(code, run, player_id)
+
+    async def bot_step(self, code: str) -> Commit | None:
+        """Let one computer player make its move, if one has something to do."""
+        table = await self.load_table(code)
+        move = bot_move(table, self._bot_rng)
+        if move is None:
+            return None
+        pid, action = move
+        try:
+            return await self.game_command(code, pid, action)
+        except CardtableError as err:
+            if err.code in (CONFLICT, RULES):  # someone else moved first; look again later
+                return None
+            raise
 
     async def game_command(self, code: str, player_id: str, action: object) -> Commit:
         """A rule plugin's command with no drag (knock, pass the upcard, next hand...)."""
@@ -305,6 +324,8 @@ class RoomService:
             removed.clear()
             logs = []
             for p in list(table.players.values()):
+                if p.bot:
+                    continue
                 if p.id in live:
                     if p.status != "online":
                         p.status, p.away_since = "online", 0.0
@@ -327,13 +348,26 @@ class RoomService:
     async def host_action(self, code: str, player_id: str, action: object,
                           target: object = None) -> Commit:
         """The host locks/unlocks the room to new players, or removes a player."""
-        if action not in ("lock", "unlock", "remove", "game"):
-            raise CardtableError(BAD_REQUEST, "Host actions are lock, unlock, remove and game.")
+        if action not in ("lock", "unlock", "remove", "game", "bot"):
+            raise CardtableError(BAD_REQUEST, "Host actions are lock, unlock, remove, game "
+                                 "and bot.")
 
         def run(table: Table) -> Change:
             me = _player(table, player_id)
             if not me.host:
                 raise CardtableError(FORBIDDEN, "Only the host can do that.")
+            if action == "bot":
+                if table.game is None:
+                    raise CardtableError(BAD_REQUEST, "Computer players need a game's rules: "
+                                         "start a game first.")
+                seat = _check_seat(table, target.get("seat") if isinstance(target, dict)
+                                   else None)
+                table.version += 1
+                bot = Player(id=new_id("p"), name=f"Computer {seat + 1}", seat=seat,
+                             token_hash=hash_token(secrets.token_urlsafe(24)), bot=True,
+                             seat_since=table.version)
+                table.players[bot.id] = bot
+                return Change(players_changed=True, log=f"{me.name} seated {bot.name}")
             if action == "game":
                 game = target.get("game") if isinstance(target, dict) else None
                 options = target.get("options") if isinstance(target, dict) else None

@@ -7,6 +7,7 @@ every failure becomes one ``error {code, message, ref}`` event and the connectio
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -65,6 +66,8 @@ class SocketHandlers:
         self.rooms: RoomService | None = None
         self.sessions: dict[str, Session] = {}
         self.hosted_rooms: set[str] = set()  # rooms this process has served: presence is settled
+        self.bots_running: set[str] = set()  # rooms whose computer players are moving now
+        self.tasks: set[asyncio.Task[None]] = set()
         sio.on("connect", self.connect)
         sio.on("disconnect", self.disconnect)
         for name, fn in (("join", self.on_join), ("op", self.on_op), ("seat", self.on_seat),
@@ -104,6 +107,31 @@ class SocketHandlers:
     async def broadcast(self, commit: Commit) -> None:
         for key, delta in commit.deltas.items():
             await self.sio.emit("delta", delta, room=f"{commit.code}/{key}")
+        if commit.bot_turn and commit.code not in self.bots_running:
+            self.bots_running.add(commit.code)
+            task = asyncio.create_task(self._run_bots(commit.code))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _run_bots(self, code: str) -> None:
+        """Computer players move one at a time, with a pause a person can follow."""
+        assert self.rooms is not None
+        try:
+            for _ in range(200):
+                await asyncio.sleep(self.config.bot_delay_seconds)
+                commit = await self.rooms.bot_step(code)
+                if commit is None:
+                    return
+                for key, delta in commit.deltas.items():
+                    await self.sio.emit("delta", delta, room=f"{code}/{key}")
+                if not commit.bot_turn:
+                    return
+        except CardtableError as err:
+            log.warning("bot in %s stopped: %s", code, err.message)
+        except Exception:
+            log.exception("bot in %s failed", code)
+        finally:
+            self.bots_running.discard(code)
 
     def _joined(self, session: Session) -> tuple[str, str]:
         if session.code is None or session.player_id is None:
@@ -269,7 +297,7 @@ class SocketHandlers:
     async def on_host(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
         code, pid = self._joined(s)
-        target = data.get("player") if data.get("action") != "game" else data
+        target = data.get("player") if data.get("action") not in ("game", "bot") else data
         commit = await self.rooms.host_action(code, pid, data.get("action"), target)
         await self.broadcast(commit)
         if data.get("action") == "remove" and isinstance(target, str):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from plugins.base import Cosmetic, MoveIntent, Projection, Rejection, ZoneSpec
+from plugins.gin_rummy.bot import choose_action
 from plugins.gin_rummy.rules import ENGINE, GinRummy, GinState, current_melds
 
 CENTER_Y = 425.0
@@ -83,6 +84,12 @@ class GinRummyBinding:
             return {"type": "lay_off", "card": move.face, "meld": int(move.dest[4:])}
         return Rejection("not_a_gin_move", "In Gin Rummy you draw from the stock or the discard "
                          "pile into your hand, then discard one card onto the discard pile.")
+
+
+    def bot_action(self, state: GinState, seat: int, rng: Any) -> dict[str, Any] | None:
+        if state.phase in ("hand_over", "game_over"):
+            return None
+        return choose_action(self.engine, state, seat, rng)
 
 
 BINDING = GinRummyBinding()

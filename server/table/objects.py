@@ -127,6 +127,7 @@ class Player(msgspec.Struct, kw_only=True):
     host: bool = False
     status: str = "online"  # "online" | "reconnecting" (disconnected, seat held for the grace)
     away_since: float = 0.0
+    bot: bool = False  # a computer player run by the server (rule rooms only)
 
 
 class UndoEntry(msgspec.Struct, kw_only=True):

@@ -50,7 +50,8 @@ def view_objects(table: Table, ids: Iterable[str], seat: int | None) -> list[dic
 
 def players_view(table: Table) -> list[dict[str, Any]]:
     return [
-        {"id": p.id, "name": p.name, "seat": p.seat, "host": p.host, "status": p.status}
+        {"id": p.id, "name": p.name, "seat": p.seat, "host": p.host, "status": p.status,
+         "bot": p.bot}
         for p in table.players.values()
     ]
 

@@ -168,3 +168,34 @@ async def test_host_switches_room_to_gin_and_back(server, make_client):
     ack = await host.op("shuffle", id="stock")  # free play again
     await guest.wait_version(ack["v"])
     assert guest.log[-2].endswith("free play")
+
+
+async def test_computer_opponent_plays_its_turns(redis_server):
+    from tests.conftest import make_config, start_server
+
+    srv = await start_server(make_config(redis_server.url, bot_delay_seconds=0.0))
+    try:
+        code = await gin_room(srv)
+        me = await srv.client()
+        await me.join(code, "Ana")
+        with pytest.raises(OpFailed):
+            await me.request("host", {"action": "bot", "seat": 0})  # taken by Ana
+        await me.request("host", {"action": "bot", "seat": 1})
+        assert any(p["bot"] and p["seat"] == 1 for p in me.players)
+        rng = random.Random(3)
+        for _ in range(300):
+            table = await server_table(srv, code)
+            state = ENGINE.load(table.game["state"])
+            if state.phase in ("hand_over", "game_over"):
+                break
+            legal = ENGINE.legal_actions(state, 0)
+            if not legal:  # the computer's turn: it moves by itself
+                await me.wait_version(table.version + 1, timeout=5)
+                continue
+            await play(me, choose_action(ENGINE, state, 0, rng))
+            await me.wait_version(table.version + 1)
+        assert state.phase in ("hand_over", "game_over")
+        assert any(line.startswith("Computer 2 ") for line in me.log)
+        await me.close()
+    finally:
+        await srv.runner.cleanup()
