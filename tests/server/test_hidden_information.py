@@ -85,4 +85,4 @@ async def test_no_forbidden_face_in_any_message_and_shuffles_unlink(server, make
         # Rebuilt from what it received, every client holds exactly its view of the server.
         assert c.version == final
         assert c.objects == view_by_id(table, c.seat)
-    assert checked_faces > 1000
+    assert checked_faces > 500  # the run really exercised visible faces
