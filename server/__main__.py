@@ -36,6 +36,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds a disconnected player's seat is held (default 120)")
     serve.add_argument("--heartbeat", type=float, default=None, dest="heartbeat_seconds",
                        help="presence heartbeat in seconds (default 5)")
+    serve.add_argument("--ops-per-second", type=float, default=None,
+                       help="operations per connection per second, sustained (default 20)")
+    serve.add_argument("--ops-burst", type=int, default=None,
+                       help="operations per connection in a burst (default 40)")
+    serve.add_argument("--joins-per-minute", type=int, default=None,
+                       help="joins and room creations per client address a minute (default 30)")
     return parser
 
 
@@ -45,7 +51,9 @@ def main(argv: list[str] | None = None) -> int:
                           data_dir=args.data_dir, log_level=args.log_level,
                           room_ttl_seconds=args.room_ttl_seconds,
                           grace_seconds=args.grace_seconds,
-                          heartbeat_seconds=args.heartbeat_seconds)
+                          heartbeat_seconds=args.heartbeat_seconds,
+                          ops_per_second=args.ops_per_second, ops_burst=args.ops_burst,
+                          joins_per_minute=args.joins_per_minute)
     logging.basicConfig(level=cfg.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:

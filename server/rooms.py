@@ -42,7 +42,7 @@ from server.errors import (
 from server.games import apply_game_op, bot_move, game_view, run_action, start_game, stop_game
 from server.store.redis_store import RedisStore, RoomGone, StoreUnavailable, VersionMismatch
 from server.table.apply import Actor, Change, Limits, apply_op, new_id
-from server.table.objects import Player, Table, decode_table, encode_table
+from server.table.objects import Card, Hand, Player, Table, decode_table, encode_table
 from server.table.ops import Op
 from server.table.templates import new_table
 from server.table.view import players_view, snapshot, view_objects
@@ -408,8 +408,8 @@ class RoomService:
         key = view_key(player.seat)
         out = []
         for raw in entries:
-            entry = _unpack(raw)
-            out.append(entry["d"][key])
+            deltas = _unpack(raw)["d"]
+            out.append(deltas.get(ALL) or deltas[key])
         return out
 
 
@@ -420,11 +420,24 @@ def room_snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     return snap
 
 
+ALL = "all"
+
+
 def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, Any]]:
+    """The delta each view receives: ``{"all": delta}`` when every view gets the same one.
+
+    Views differ only when a changed card sits in a hand (its face goes to that seat alone) or
+    the game view changed; otherwise one delta, encoded and sent once, serves the whole room.
+    """
     removed = sorted(change.removed)
+    objs = table.objects
+    private = change.game_changed or any(
+        isinstance(o := objs.get(oid), Card) and o.parent is not None
+        and isinstance(objs.get(o.parent), Hand) for oid in change.dirty)
     players = players_view(table) if change.players_changed else None
+    seats: list[int | None] = [None, *range(table.seats)] if private else [None]
     out = {}
-    for seat in [None, *range(table.seats)]:
+    for seat in seats:
         delta: dict[str, Any] = {
             "v": table.version,
             "set": view_objects(table, change.dirty, seat),
@@ -438,7 +451,7 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
             delta["locked"] = table.locked
         if change.game_changed:
             delta["game"] = game_view(table, seat)
-        out[view_key(seat)] = delta
+        out[view_key(seat) if private else ALL] = delta
     return out
 
 

