@@ -221,10 +221,17 @@ def _cardtable_redis(launch: Launch) -> list[str]:
     return [launch.cardtable(redis_url=launch.redis())]
 
 
+def _two_processes(launch: Launch) -> list[str]:
+    redis_url = launch.redis()
+    return [launch.cardtable(redis_url=redis_url), launch.cardtable(redis_url=redis_url)]
+
+
 TARGETS: list[Target] = [
     Target("baseline", "bare python-socketio broadcast server (bench/baseline.py)", _baseline),
     Target("cardtable", "cardtable serve, embedded store (unix socket, AOF fsync always)",
            _cardtable_embedded),
     Target("cardtable-redis", "cardtable serve --redis-url: a redis-server on TCP that the bench "
            "starts (AOF fsync per --redis-fsync)", _cardtable_redis),
+    Target("cardtable-2proc", "two cardtable serve processes on one redis-server; each room's "
+           "players spread over both", _two_processes),
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from aiohttp import web
@@ -36,6 +37,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds a disconnected player's seat is held (default 120)")
     serve.add_argument("--heartbeat", type=float, default=None, dest="heartbeat_seconds",
                        help="presence heartbeat in seconds (default 5)")
+    serve.add_argument("--fsync", choices=["always", "everysec"], default=None,
+                       help="embedded store: fsync the append-only file before every "
+                            "acknowledgement (always, the default: a crash loses nothing) or once "
+                            "a second (everysec: faster, a crash may lose the last second)")
+    serve.add_argument("--max-objects", type=int, default=None,
+                       help="objects per room (default 1500)")
+    serve.add_argument("--max-players", type=int, default=None,
+                       help="players per room, seated and watching (default 16)")
+    serve.add_argument("--max-payload", type=int, default=None, dest="max_payload_bytes",
+                       help="bytes per event payload (default 32768)")
     serve.add_argument("--ops-per-second", type=float, default=None,
                        help="operations per connection per second, sustained (default 20)")
     serve.add_argument("--ops-burst", type=int, default=None,
@@ -45,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def config_from_args(argv: list[str] | None = None) -> Config:
+    """The server's settings from the command line, over the environment, over defaults."""
     args = build_parser().parse_args(argv)
     cfg = Config.from_env(host=args.host, port=args.port, redis_url=args.redis_url,
                           data_dir=args.data_dir, log_level=args.log_level,
@@ -53,7 +65,16 @@ def main(argv: list[str] | None = None) -> int:
                           grace_seconds=args.grace_seconds,
                           heartbeat_seconds=args.heartbeat_seconds,
                           ops_per_second=args.ops_per_second, ops_burst=args.ops_burst,
-                          joins_per_minute=args.joins_per_minute)
+                          joins_per_minute=args.joins_per_minute, fsync=args.fsync,
+                          max_payload_bytes=args.max_payload_bytes)
+    if args.max_objects or args.max_players:
+        cfg.limits = replace(cfg.limits, max_objects=args.max_objects or cfg.limits.max_objects,
+                             max_players=args.max_players or cfg.limits.max_players)
+    return cfg
+
+
+def main(argv: list[str] | None = None) -> int:
+    cfg = config_from_args(argv)
     logging.basicConfig(level=cfg.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:

@@ -65,7 +65,7 @@ def create_app(config: Config) -> web.Application:
         embedded: EmbeddedRedis | None = None
         url = config.redis_url
         if not url:
-            embedded = EmbeddedRedis(config.data_dir).start()
+            embedded = EmbeddedRedis(config.data_dir, fsync=config.fsync).start()
             url = embedded.url
             log.info("embedded store: redis-server under %s", config.data_dir.resolve())
         store = RedisStore(url, log_cap=config.log_cap, ttl_seconds=config.room_ttl_seconds)

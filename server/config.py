@@ -18,6 +18,7 @@ class Config:
     redis_url: str | None = None  # None: the embedded default store under data_dir
     data_dir: Path = field(default_factory=lambda: Path("var"))
     log_level: str = "info"
+    fsync: str = "always"  # embedded store's appendfsync: "always" or "everysec"
     web_dir: Path = field(default_factory=lambda: ROOT / "web" / "dist")
     limits: Limits = field(default_factory=Limits)
     room_ttl_seconds: int = 14 * 24 * 3600

@@ -1,0 +1,38 @@
+"""The cardtable command line: flags over environment over defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from server.__main__ import config_from_args
+
+
+def test_defaults_use_the_embedded_store(monkeypatch):
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.delenv("PORT", raising=False)
+    cfg = config_from_args(["serve"])
+    assert (cfg.host, cfg.port, cfg.redis_url, cfg.data_dir) == ("127.0.0.1", 8080, None,
+                                                                  Path("var"))
+    assert cfg.fsync == "always" and cfg.grace_seconds == 120 and cfg.limits.max_objects == 1500
+
+
+def test_environment_then_flags(monkeypatch):
+    monkeypatch.setenv("REDIS_URL", "redis://env:6379/0")
+    monkeypatch.setenv("PORT", "9000")
+    cfg = config_from_args(["serve"])
+    assert cfg.redis_url == "redis://env:6379/0" and cfg.port == 9000
+    cfg = config_from_args(["serve", "--port", "9100", "--redis-url", "redis://flag/1",
+                            "--max-objects", "50", "--grace", "5", "--fsync", "everysec"])
+    assert cfg.port == 9100 and cfg.redis_url == "redis://flag/1"
+    assert cfg.limits.max_objects == 50 and cfg.grace_seconds == 5 and cfg.fsync == "everysec"
+
+
+def test_help_names_every_setting(capsys):
+    with pytest.raises(SystemExit) as done:
+        config_from_args(["serve", "--help"])
+    assert done.value.code == 0
+    text = capsys.readouterr().out
+    for flag in ("--host", "--port", "--redis-url", "--data-dir", "--log-level", "--grace"):
+        assert flag in text
