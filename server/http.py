@@ -66,7 +66,8 @@ async def room_page(request: web.Request) -> web.StreamResponse:
     if not found:
         shown = html.escape(request.match_info["code"][:40])
         body = (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Room not "
-                f"found</title></head><body><h1>Room not found</h1><p>There is no room "
+                f"found</title><link rel=\"stylesheet\" href=\"/assets/app.css\"></head><body "
+                f"class=\"notfound\"><h1>Room not found</h1><p>There is no room "
                 f"<strong>{shown}</strong>. It may have expired.</p><p><a href=\"/\">Start a new "
                 f"room</a></p></body></html>")
         return web.Response(text=body, status=404, content_type="text/html")

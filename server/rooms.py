@@ -48,6 +48,7 @@ from server.table.templates import new_table
 from server.table.view import players_view, snapshot, view_objects
 
 SPEC = "spec"
+LOG_LINES = 50  # public log lines kept in the room, sent with every snapshot
 _pack = msgspec.msgpack.Encoder().encode
 _unpack = msgspec.msgpack.Decoder().decode
 
@@ -186,6 +187,8 @@ class RoomService:
                 change = fn(table)
                 if change is None:
                     return None
+                if change.log:
+                    table.log = [*table.log[-(LOG_LINES - 1):], change.log]
                 deltas = build_deltas(table, change, by)
                 blob = encode_table(table)
                 entry = _pack({"v": table.version, "d": deltas})

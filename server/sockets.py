@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from server.table.ops import parse_op
 from server.wire import MALFORMED
 
 log = logging.getLogger("cardtable.sockets")
+DRAG_RATE = 20.0  # drag updates relayed per connection per second; the rest are dropped
 
 
 def _ref(data: Any) -> int | str | None:
@@ -44,6 +46,7 @@ class Session:
     code: str | None = None
     player_id: str | None = None
     seat: int | None = None
+    last_drag: float = 0.0
 
     @property
     def member(self) -> str:
@@ -67,6 +70,7 @@ class SocketHandlers:
         self.sessions: dict[str, Session] = {}
         self.hosted_rooms: set[str] = set()  # rooms this process has served: presence is settled
         self.bots_running: set[str] = set()  # rooms whose computer players are moving now
+        self.bots_again: set[str] = set()  # rooms that changed while their bots were moving
         self.tasks: set[asyncio.Task[None]] = set()
         sio.on("connect", self.connect)
         sio.on("disconnect", self.disconnect)
@@ -74,6 +78,7 @@ class SocketHandlers:
                          ("rename", self.on_rename), ("sync", self.on_sync),
                          ("host", self.on_host), ("game", self.on_game)):
             sio.on(name, self._guard(name, fn))
+        sio.on("drag", self.on_drag)
         sio.on("*", self.on_unknown)
 
     # --- plumbing ---------------------------------------------------------------------------
@@ -107,24 +112,30 @@ class SocketHandlers:
     async def broadcast(self, commit: Commit) -> None:
         for key, delta in commit.deltas.items():
             await self.sio.emit("delta", delta, room=f"{commit.code}/{key}")
-        if commit.bot_turn and commit.code not in self.bots_running:
-            self.bots_running.add(commit.code)
-            task = asyncio.create_task(self._run_bots(commit.code))
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
+        if commit.bot_turn:
+            self._poke_bots(commit.code)
+
+    def _poke_bots(self, code: str) -> None:
+        if code in self.bots_running:
+            self.bots_again.add(code)  # the running task looks again before it stops
+            return
+        self.bots_running.add(code)
+        task = asyncio.create_task(self._run_bots(code))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def _run_bots(self, code: str) -> None:
         """Computer players move one at a time, with a pause a person can follow."""
         assert self.rooms is not None
         try:
-            for _ in range(200):
+            for _ in range(500):
+                self.bots_again.discard(code)
                 await asyncio.sleep(self.config.bot_delay_seconds)
                 commit = await self.rooms.bot_step(code)
-                if commit is None:
-                    return
-                for key, delta in commit.deltas.items():
-                    await self.sio.emit("delta", delta, room=f"{code}/{key}")
-                if not commit.bot_turn:
+                if commit is not None:
+                    for key, delta in commit.deltas.items():
+                        await self.sio.emit("delta", delta, room=f"{code}/{key}")
+                elif code not in self.bots_again:
                     return
         except CardtableError as err:
             log.warning("bot in %s stopped: %s", code, err.message)
@@ -217,6 +228,33 @@ class SocketHandlers:
         for other in self.sessions.values():
             if other.code == code and other.player_id == pid:
                 other.code = other.player_id = None
+
+    async def on_drag(self, sid: str, data: Any = None, *args: Any) -> None:
+        """Relay a drag in progress to the room, so others see it move before it is dropped.
+
+        Drags are volatile: nothing is stored, over-rate ones are dropped without a word, and
+        only ids and coordinates travel (never faces). Malformed ones get an error.
+        """
+        s = self.sessions.get(sid)
+        if s is None or s.code is None or s.seat is None:
+            return
+        now = time.monotonic()
+        if now - s.last_drag < 1 / DRAG_RATE:
+            return
+        s.last_drag = now
+        items = data.get("items") if isinstance(data, dict) else None
+        ok = isinstance(items, list) and 0 < len(items) <= 20 and all(
+            isinstance(i, dict) and set(i) == {"id", "x", "y"} and isinstance(i["id"], str)
+            and len(i["id"]) <= 40 and all(
+                isinstance(i[k], int | float) and not isinstance(i[k], bool)
+                and math.isfinite(i[k]) and abs(i[k]) <= 10000 for k in ("x", "y"))
+            for i in items)
+        if not ok:
+            err = CardtableError(BAD_REQUEST, "'drag' takes {items: [{id, x, y}]}, 1 to 20 items.")
+            await self.reply("error", err.payload(_ref(data)), sid)
+            return
+        await self.sio.emit("drag", {"by": s.player_id, "items": items},
+                            room=f"{s.code}/{ALL}", skip_sid=sid)
 
     async def on_unknown(self, event: Any, sid: str, data: Any = None, *args: Any) -> None:
         if event == MALFORMED:

@@ -152,6 +152,7 @@ class Table(msgspec.Struct, kw_only=True):
     created_at: float = 0.0
     locked: bool = False  # the host closed the room to new players
     removed: list[str] = msgspec.field(default_factory=list)  # token hashes of removed players
+    log: list[str] = msgspec.field(default_factory=list)  # the last public log lines
 
     def seated(self) -> dict[int, Player]:
         return {p.seat: p for p in self.players.values() if p.seat is not None}

@@ -67,6 +67,8 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
         "locked": table.locked,
         "objects": [view_object(table, o, seat) for o in table.objects.values()],
         "game": None,
+        "log": list(table.log),
+        "features": ["drag"],
     }
 
 

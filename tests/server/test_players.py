@@ -109,3 +109,50 @@ async def test_resync_replays_missed_deltas_or_sends_snapshot(server, make_clien
     table = await converge(server, code, [a, late])
     assert [n for n, _ in late.received].count("snapshot") == 1
     assert late.objects == view_by_id(table, late.seat)
+
+
+async def test_drags_are_relayed_to_others_validated_and_rate_limited(server, make_client):
+    import asyncio
+
+    code = await new_room(server)
+    a, b, c = await make_client(), await make_client(), await make_client()
+    await a.join(code, "Ana")
+    await b.join(code, "Ben")
+    await c.join(code, "Cy", seat=None)
+    drags: list[dict] = []
+    b.sio.on("drag", lambda data: drags.append(data))
+    a_drags: list[dict] = []
+    a.sio.on("drag", lambda data: a_drags.append(data))
+    for i in range(10):  # 10 in a burst: most are dropped by the relay's rate
+        await a.send_raw("drag", {"items": [{"id": "deck", "x": 100 + i, "y": 200}]})
+    await asyncio.sleep(0.3)
+    await a.send_raw("drag", {"items": [{"id": "deck", "x": 500, "y": 200}]})
+    for _ in range(50):
+        if any(d["items"][0]["x"] == 500 for d in drags):
+            break
+        await asyncio.sleep(0.1)
+    assert any(d["items"][0]["x"] == 500 for d in drags)
+    assert all(d["by"] == a.player for d in drags) and 2 <= len(drags) <= 4
+    assert not a_drags  # not echoed to the dragger
+    await asyncio.sleep(0.1)
+    with pytest.raises(OpFailed) as err:
+        await a.request("drag", {"items": [{"id": "deck", "x": float("inf"), "y": 0}]})
+    assert err.value.code == "bad_request"
+    before = len(drags)
+    await c.send_raw("drag", {"items": [{"id": "deck", "x": 1, "y": 1}]})  # a spectator
+    await asyncio.sleep(0.3)
+    assert len(drags) == before
+    table = await converge(server, code, [a, b])
+    assert table.objects["deck"].x != 500  # a drag is not a move
+
+
+async def test_snapshot_carries_recent_log(server, make_client):
+    code = await new_room(server)
+    a = await make_client()
+    await a.join(code, "Ana")
+    await a.op("shuffle", id="deck")
+    late = await make_client()
+    await late.join(code, "Ben")
+    snap = next(p for n, p in late.received if n == "snapshot")
+    assert snap["log"][-2:] == ["Ana shuffled Deck", "Ben joined seat 2"]
+    assert "drag" in snap["features"]
