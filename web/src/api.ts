@@ -1,0 +1,411 @@
+// The connection to the server: Socket.IO, joining and rejoining with our token, applying deltas
+// strictly in version order (holding early ones, resyncing on a gap), and sending operations
+// with a `ref` so that `ack`/`error` settle our optimistic (pending) changes.
+
+import { io, type Socket } from "socket.io-client";
+import { applyDelta } from "./board";
+import { type Pending, type State, recompute } from "./state";
+import type { Ack, Delta, Joined, Op, Player, ServerError, Snapshot } from "./types";
+import { load, rememberRoom, save, tokenKey } from "./util";
+
+export type Fatal = "not-found" | "full" | "removed" | "bad-name" | "gave-up";
+
+export interface Hooks {
+  /** Something in the state changed: render (batched by the caller). */
+  changed(): void;
+  /** A delta from the server was applied (after `changed` is due). */
+  applied(d: Delta, mine: boolean): void;
+  /** A snapshot replaced the state. */
+  snapshot(): void;
+  /** One of our operations was refused: the view has been rolled back. */
+  rejected(p: Pending, err: ServerError): void;
+  /** A message for the user (a toast). */
+  notice(text: string, kind?: "error" | "info"): void;
+  /** Another player is dragging these objects (table coordinates), if the server relays drags. */
+  remoteDrag?(by: string, items: { id: string; x: number; y: number }[]): void;
+  /** The room can't be shown any more (screen replaces the table). */
+  fatal(kind: Fatal, message: string): void;
+  /** The connection went down or came back; `left` is the seconds before we give up. */
+  status(left: number | null): void;
+}
+
+export interface ConnOptions {
+  /** Seconds to keep reconnecting before giving up and showing the "Disconnected" screen. */
+  giveUpAfter: number;
+}
+
+const GAP_WAIT_MS = 1000;
+
+export class Conn {
+  readonly socket: Socket;
+  private held = new Map<number, Delta>();
+  private gapTimer: number | null = null;
+  private joined = false;
+  private nextRef = 1;
+  private joinRef = 0;
+  private downSince: number | null = null;
+  private downTimer: number | null = null;
+  private stopped = false;
+  private settle = new Map<number, (ok: boolean) => void>();
+  /** Optional server features named in the snapshot (`features: ["drag"]`). */
+  readonly features = new Set<string>();
+  private lastDragSent = 0;
+  private dragNext: { id: string; x: number; y: number }[] | null = null;
+  private dragTimer: number | null = null;
+
+  constructor(
+    readonly s: State,
+    private hooks: Hooks,
+    private opts: ConnOptions,
+  ) {
+    this.socket = io({
+      transports: ["websocket"],
+      autoConnect: false,
+      reconnectionDelay: 400,
+      reconnectionDelayMax: 2500,
+      timeout: 8000,
+    });
+    const sock = this.socket;
+    sock.on("connect", () => this.onConnect());
+    sock.on("disconnect", (reason) => this.onDisconnect(reason));
+    sock.on("connect_error", () => this.markDown());
+    sock.on("joined", (d: Joined) => this.onJoined(d));
+    sock.on("snapshot", (d: Snapshot) => this.onSnapshot(d));
+    sock.on("delta", (d: Delta) => this.onDelta(d));
+    sock.on("ack", (d: Ack) => this.onAck(d));
+    sock.on("error", (d: ServerError) => this.onError(d));
+    sock.on("drag", (d: { by?: string; items?: { id: string; x: number; y: number }[] }) => {
+      if (d && typeof d.by === "string" && Array.isArray(d.items) && d.by !== this.s.me.player)
+        this.hooks.remoteDrag?.(d.by, d.items.slice(0, 40));
+    });
+    sock.on("removed", (d: { reason?: string; message?: string } | undefined) => this.onRemoved(d));
+    window.addEventListener("offline", () => {
+      // The browser knows the network is gone: don't wait for a ping timeout to notice.
+      if (sock.connected) sock.io.engine?.close();
+    });
+    window.addEventListener("online", () => {
+      if (!sock.connected && !this.stopped) {
+        sock.disconnect();
+        sock.connect();
+      }
+    });
+  }
+
+  get isJoined(): boolean {
+    return this.joined && this.socket.connected;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.s.conn = "connecting";
+    this.socket.connect();
+  }
+
+  /** After giving up (or being removed): try again from scratch, keeping our token. */
+  rejoin(): void {
+    this.downSince = null;
+    this.socket.disconnect();
+    this.start();
+    this.hooks.changed();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.clearDown();
+    this.socket.disconnect();
+  }
+
+  // --- joining ---------------------------------------------------------------------------------
+
+  private onConnect(): void {
+    this.sendJoin(true);
+  }
+
+  private sendJoin(withToken: boolean): void {
+    const s = this.s;
+    const token = withToken ? load(tokenKey(s.code)) : null;
+    const payload: Record<string, unknown> = { code: s.code, name: s.me.name, ref: `join${++this.joinRef}` };
+    if (token) {
+      payload.token = token;
+      if (s.v >= 0) payload.since = s.v;
+    }
+    this.socket.emit("join", payload);
+  }
+
+  private onJoined(d: Joined): void {
+    const s = this.s;
+    save(tokenKey(s.code), d.token);
+    rememberRoom(s.code);
+    s.me.player = d.player;
+    s.me.seat = d.seat;
+    s.me.name = d.name;
+    s.conn = "online";
+    this.joined = true;
+    this.clearDown();
+    this.hooks.status(null);
+    // Operations sent on an earlier connection and never answered: the resync that follows
+    // shows whether they happened; stop predicting them.
+    s.pending = s.pending.filter((p) => {
+      const keep = !p.sent || p.ackV !== undefined;
+      if (!keep) this.settled(p.ref, false);
+      return keep;
+    });
+    for (const p of s.pending) if (!p.sent) this.send(p);
+    recompute(s);
+    this.hooks.changed();
+  }
+
+  private onRemoved(d: { reason?: string; message?: string } | undefined): void {
+    save(tokenKey(this.s.code), null);
+    this.stop();
+    const fallback =
+      d && d.reason === "host" ? "The host removed you from this room." : "You were removed from this room after being away too long.";
+    const why = d && typeof d.message === "string" && d.message ? d.message : fallback;
+    this.hooks.fatal("removed", why);
+  }
+
+  // --- server state --------------------------------------------------------------------------
+
+  private onSnapshot(d: Snapshot): void {
+    const s = this.s;
+    s.server = new Map(d.objects.map((o) => [o.id, o]));
+    s.v = d.v;
+    s.seats = d.seats;
+    s.template = d.template;
+    const features = (d as unknown as { features?: unknown }).features;
+    if (Array.isArray(features)) for (const f of features) if (typeof f === "string") this.features.add(f);
+    this.setPlayers(d.players);
+    this.prune();
+    recompute(s);
+    this.hooks.snapshot();
+    this.hooks.changed();
+    this.drain();
+  }
+
+  private onDelta(d: Delta): void {
+    if (this.s.v >= 0 && d.v <= this.s.v) return;
+    this.held.set(d.v, d);
+    this.drain();
+  }
+
+  private drain(): void {
+    const s = this.s;
+    if (s.v < 0) return;
+    for (const v of [...this.held.keys()]) if (v <= s.v) this.held.delete(v);
+    const applied: Delta[] = [];
+    let next = this.held.get(s.v + 1);
+    while (next) {
+      this.held.delete(next.v);
+      applyDelta(s.server, next);
+      if (next.players) this.setPlayers(next.players);
+      if (next.log) s.log.push({ text: next.log, at: Date.now() });
+      s.v = next.v;
+      applied.push(next);
+      next = this.held.get(s.v + 1);
+    }
+    if (s.log.length > 300) s.log.splice(0, s.log.length - 300);
+    if (applied.length) {
+      this.prune();
+      recompute(s);
+      this.hooks.changed();
+      for (const d of applied) this.hooks.applied(d, d.by === s.me.player);
+    }
+    if (this.held.size) {
+      if (this.gapTimer === null) this.gapTimer = window.setTimeout(() => this.onGap(), GAP_WAIT_MS);
+    } else if (this.gapTimer !== null) {
+      clearTimeout(this.gapTimer);
+      this.gapTimer = null;
+    }
+  }
+
+  private onGap(): void {
+    this.gapTimer = null;
+    if (!this.held.size) return;
+    if (this.isJoined) this.socket.emit("sync", { since: this.s.v });
+    this.gapTimer = window.setTimeout(() => this.onGap(), 2 * GAP_WAIT_MS);
+  }
+
+  private setPlayers(players: Player[]): void {
+    const s = this.s;
+    s.players = players;
+    const mine = players.find((p) => p.id === s.me.player);
+    if (mine) {
+      s.me.seat = mine.seat;
+      s.me.name = mine.name;
+    }
+  }
+
+  /** Drop pending operations the server state already includes. */
+  private prune(): void {
+    const s = this.s;
+    s.pending = s.pending.filter((p) => {
+      const keep = p.ackV === undefined || p.ackV > s.v;
+      if (!keep) this.settled(p.ref, true);
+      return keep;
+    });
+  }
+
+  private settled(ref: number, ok: boolean): void {
+    const fn = this.settle.get(ref);
+    if (fn) {
+      this.settle.delete(ref);
+      fn(ok);
+    }
+  }
+
+  /** Resolves once the operation is part of our server state (true) or was refused (false). */
+  whenSettled(p: Pending): Promise<boolean> {
+    if (!this.s.pending.includes(p)) return Promise.resolve(p.ackV !== undefined);
+    return new Promise((resolve) => this.settle.set(p.ref, resolve));
+  }
+
+  // --- operations ----------------------------------------------------------------------------
+
+  op(op: Op): Pending {
+    const p: Pending = { ref: this.nextRef++, op, sent: false };
+    this.s.pending.push(p);
+    recompute(this.s);
+    if (this.isJoined) this.send(p);
+    this.hooks.changed();
+    return p;
+  }
+
+  private send(p: Pending): void {
+    this.socket.emit("op", { ...p.op, ref: p.ref });
+    p.sent = true;
+  }
+
+  /**
+   * Share where we are dragging things, for other players to see the move live. Only when the
+   * server offers it (`features` has "drag"); throttled; positions only, never faces.
+   */
+  dragging(items: { id: string; x: number; y: number }[]): void {
+    if (!items.length) {
+      // The drag ended: the committed move (or nothing) follows; drop any trailing update.
+      if (this.dragTimer !== null) clearTimeout(this.dragTimer);
+      this.dragTimer = null;
+      this.dragNext = null;
+      return;
+    }
+    if (!this.features.has("drag") || !this.isJoined) return;
+    this.dragNext = items.slice(0, 20);
+    const wait = 70 - (performance.now() - this.lastDragSent);
+    if (wait <= 0) this.flushDrag();
+    else if (this.dragTimer === null) this.dragTimer = window.setTimeout(() => this.flushDrag(), wait);
+  }
+
+  private flushDrag(): void {
+    if (this.dragTimer !== null) clearTimeout(this.dragTimer);
+    this.dragTimer = null;
+    if (!this.dragNext) return;
+    this.lastDragSent = performance.now();
+    this.socket.volatile.emit("drag", { items: this.dragNext });
+    this.dragNext = null;
+  }
+
+  /** A non-table request (`seat`, `rename`); errors come back as notices. */
+  request(event: "seat" | "rename", payload: Record<string, unknown>): void {
+    if (!this.isJoined) {
+      this.hooks.notice("Not connected: try again in a moment.", "error");
+      return;
+    }
+    this.socket.emit(event, { ...payload, ref: `${event}${this.nextRef++}` });
+  }
+
+  private onAck(d: Ack): void {
+    const p = this.s.pending.find((x) => x.ref === d.ref);
+    if (!p) return;
+    p.ackV = d.v;
+    if (d.v <= this.s.v) {
+      this.prune();
+      recompute(this.s);
+      this.hooks.changed();
+    }
+  }
+
+  private onError(e: ServerError): void {
+    const ref = e.ref;
+    if (typeof ref === "string" && ref.startsWith("join")) return this.onJoinError(e);
+    const i = this.s.pending.findIndex((x) => x.ref === ref);
+    if (i >= 0) {
+      const [p] = this.s.pending.splice(i, 1);
+      this.settled(p.ref, false);
+      recompute(this.s);
+      this.hooks.changed();
+      this.hooks.rejected(p, e);
+      return;
+    }
+    if (e.code === "not_joined" && this.socket.connected) {
+      this.joined = false;
+      this.sendJoin(true);
+      return;
+    }
+    this.hooks.notice(e.message || e.code, "error");
+  }
+
+  private onJoinError(e: ServerError): void {
+    switch (e.code) {
+      case "bad_token":
+        save(tokenKey(this.s.code), null);
+        this.s.v = -1;
+        this.sendJoin(false);
+        return;
+      case "room_not_found":
+        this.stop();
+        this.hooks.fatal("not-found", e.message);
+        return;
+      case "room_full":
+        this.stop();
+        this.hooks.fatal("full", e.message);
+        return;
+      case "bad_request":
+        this.stop();
+        this.hooks.fatal("bad-name", e.message);
+        return;
+      default:
+        // rate_limited, unavailable, internal: try again shortly.
+        this.hooks.notice(e.message || e.code, "error");
+        window.setTimeout(() => {
+          if (this.socket.connected && !this.joined) this.sendJoin(true);
+        }, 2000);
+    }
+  }
+
+  // --- connection trouble ----------------------------------------------------------------------
+
+  private onDisconnect(reason: string): void {
+    this.joined = false;
+    if (this.stopped || reason === "io client disconnect") return;
+    if (reason === "io server disconnect") this.socket.connect();
+    this.markDown();
+  }
+
+  private markDown(): void {
+    if (this.stopped) return;
+    this.joined = false;
+    this.s.conn = "down";
+    if (this.downSince === null) this.downSince = Date.now();
+    if (this.downTimer === null) this.downTimer = window.setInterval(() => this.tick(), 250);
+    this.tick();
+  }
+
+  private tick(): void {
+    if (this.downSince === null) return;
+    const left = Math.ceil(this.opts.giveUpAfter - (Date.now() - this.downSince) / 1000);
+    if (left <= 0) {
+      this.stop();
+      this.s.conn = "gave-up";
+      this.hooks.status(null);
+      this.hooks.fatal("gave-up", "The connection to the table was lost.");
+      this.hooks.changed();
+      return;
+    }
+    this.hooks.status(left);
+  }
+
+  private clearDown(): void {
+    this.downSince = null;
+    if (this.downTimer !== null) clearInterval(this.downTimer);
+    this.downTimer = null;
+  }
+}

@@ -1,0 +1,226 @@
+// Keyboard shortcuts and context menus: the same actions as drag and drop, by name.
+
+import { freeSpot, isCard, isStack } from "./board";
+import { toTable } from "./geom";
+import type { Room } from "./room";
+import { TABLE_H, TABLE_W } from "./types";
+import { dialogOpen, type MenuItem, showMenu } from "./ui";
+import { clamp } from "./util";
+
+export function bindKeys(room: Room): void {
+  document.addEventListener("keydown", (e) => {
+    if (dialogOpen() || room.closed) return;
+    const t = e.target as HTMLElement | null;
+    if (t && t.closest("input, textarea, select, [contenteditable]")) return;
+    const key = e.key.toLowerCase();
+    if ((e.ctrlKey || e.metaKey) && key === "z") {
+      e.preventDefault();
+      room.undo();
+      return;
+    }
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const targets = room.targets();
+    switch (key) {
+      case "f":
+        if (targets.length) room.flip(e.shiftKey ? targets.map((id) => room.pileOf(id) || id) : targets.map((id) => room.flipTarget(id)));
+        break;
+      case "r":
+        if (targets.length) room.rotate(targets, e.shiftKey ? -90 : 90);
+        break;
+      case "s": {
+        const pile = room.targetPile();
+        if (pile) room.shuffle(pile);
+        break;
+      }
+      case "d": {
+        const pile = room.targetPile() || (room.s.view.has("deck") ? "deck" : null);
+        if (pile) room.take(pile, 1);
+        break;
+      }
+      case "escape":
+        room.s.selected.clear();
+        room.changed();
+        break;
+      case "?":
+        room.help();
+        break;
+      case "+":
+      case "=":
+        room.zoomBy(1.4);
+        break;
+      case "-":
+        room.zoomBy(1 / 1.4);
+        break;
+      case "0":
+        room.zoomBy(0);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  });
+}
+
+/** The context menu for object `id` (or the empty table when null), at the pointer. */
+export function openMenu(
+  room: Room,
+  id: string | null,
+  clientX: number,
+  clientY: number,
+  place?: "auto",
+): void {
+  const s = room.s;
+  const seated = s.me.seat !== null;
+  const stageRect = room.r.stage.getBoundingClientRect();
+  const at = toTable(room.r.geom, clientX - stageRect.left, clientY - stageRect.top);
+  /** Where a new object of w x h goes: where the menu was opened, or a free spot. */
+  const pos = (w: number, h: number) =>
+    place === "auto"
+      ? freeSpot(s.view, w, h)
+      : { x: Math.round(clamp(at.x, 0, TABLE_W - w)), y: Math.round(clamp(at.y, 0, TABLE_H - h)) };
+  const items: (MenuItem | null)[] = [];
+  let title = "";
+  const o = id ? s.view.get(id) : undefined;
+
+  if (!seated) {
+    showMenu("Watching", [{ label: "Take a seat in the players panel to play", testid: "noop", action: () => {} }], clientX, clientY);
+    return;
+  }
+
+  const multi = id !== null && s.selected.has(id) && s.selected.size > 1;
+  if (multi) {
+    const ids = [...s.selected];
+    title = `${ids.length} selected`;
+    items.push(
+      { label: "Flip all", key: "F", testid: "flip", action: () => room.flip(ids.map((i) => room.flipTarget(i))) },
+      { label: "Rotate all 90°", key: "R", testid: "rotate", action: () => room.rotate(ids, 90) },
+    );
+    const cards = ids.filter((i) => isCard(s.view.get(i)));
+    if (cards.length > 1) items.push({ label: "Gather into a pile", testid: "gather", action: () => room.gather(cards) });
+    showMenu(title, items, clientX, clientY);
+    return;
+  }
+
+  if (!o) {
+    title = "Table";
+    items.push(
+      { label: "Add a deck (52)", testid: "add-deck", action: () => room.create({ op: "create", kind: "deck", ...pos(100, 140) }) },
+      {
+        label: "Add a deck with jokers (54)",
+        testid: "add-deck-jokers",
+        action: () => room.create({ op: "create", kind: "deck", ...pos(100, 140), faces: room.standardFaces(true) }),
+      },
+      { label: "Add custom cards…", testid: "add-custom", action: () => room.addCustom(pos(100, 140)) },
+      { label: "Add a zone", testid: "add-zone", action: () => room.create({ op: "create", kind: "zone", ...pos(120, 160), w: 120, h: 160, label: "Zone" }) },
+      { label: "Add chips", testid: "add-chips", action: () => room.create({ op: "create", kind: "chips", ...pos(96, 96), count: 10, color: "#d33" }) },
+      {
+        label: "Add a counter",
+        testid: "add-counter",
+        action: () => room.create({ op: "create", kind: "counter", ...pos(150, 66), value: 0, label: "Score" }),
+      },
+      { label: "Add a die", testid: "add-die", action: () => room.create({ op: "create", kind: "die", ...pos(64, 64), sides: 6 }) },
+      { label: "Add a label…", testid: "add-label", action: () => room.addLabel(pos(200, 40)) },
+      null,
+      { label: "Undo my last move", key: "Ctrl+Z", testid: "undo", action: () => room.undo() },
+    );
+  } else if (o.t === "card") {
+    const inMyHand = o.parent === `hand${s.me.seat}`;
+    title = inMyHand ? "Card in your hand" : "Card";
+    if (!inMyHand) {
+      items.push(
+        { label: "Flip", key: "F", testid: "flip", action: () => room.flip([o.id]) },
+        { label: "Rotate 90°", key: "R", testid: "rotate", action: () => room.rotate([o.id], 90) },
+        { label: "Rotate 180°", testid: "rotate180", action: () => room.rotate([o.id], 180) },
+        { label: "Take into my hand", testid: "take-card", action: () => room.toHand(o.id) },
+      );
+      const pile = room.pileOf(o.id);
+      if (pile) {
+        items.push(null);
+        pileItems(room, pile, items);
+      } else {
+        items.push(null, { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(o.id, !o.locked) });
+      }
+    } else {
+      items.push(
+        { label: "Play face up", testid: "play", action: () => room.play(o.id, true) },
+        { label: "Play face down", testid: "play-down", action: () => room.play(o.id, false) },
+      );
+    }
+  } else if (o.t === "stack") {
+    title = o.label || (o.holder ? "Zone" : "Pile");
+    pileItems(room, o.id, items);
+  } else if (o.t === "chips") {
+    title = o.label || "Chips";
+    items.push(
+      { label: "Add 1", testid: "chips-add1", action: () => room.chips(o.id, 1) },
+      { label: "Add 5", testid: "chips-add5", action: () => room.chips(o.id, 5) },
+      { label: "Remove 1", testid: "chips-sub1", action: () => room.chips(o.id, -1) },
+      { label: "Remove 5", testid: "chips-sub5", action: () => room.chips(o.id, -5) },
+      null,
+      { label: "Rename…", testid: "rename-obj", action: () => room.relabel(o.id, o.label) },
+      { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(o.id, !o.locked) },
+      { label: "Remove", testid: "delete", danger: true, action: () => room.remove(o.id) },
+    );
+  } else if (o.t === "counter") {
+    title = o.label || "Counter";
+    items.push(
+      { label: `Plus ${o.step}`, testid: "counter-up", action: () => room.counter(o.id, 1) },
+      { label: `Minus ${o.step}`, testid: "counter-down", action: () => room.counter(o.id, -1) },
+      { label: "Set value…", testid: "counter-set", action: () => room.counterSet(o.id, o.value) },
+      { label: "Reset to 0", testid: "counter-reset", action: () => room.send({ op: "counter", id: o.id, value: 0 }) },
+      null,
+      { label: "Rename…", testid: "rename-obj", action: () => room.relabel(o.id, o.label) },
+      { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(o.id, !o.locked) },
+      { label: "Remove", testid: "delete", danger: true, action: () => room.remove(o.id) },
+    );
+  } else if (o.t === "die") {
+    title = `Die (d${o.sides})`;
+    items.push(
+      { label: "Roll", testid: "roll", action: () => room.roll(o.id) },
+      { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(o.id, !o.locked) },
+      { label: "Remove", testid: "delete", danger: true, action: () => room.remove(o.id) },
+    );
+  } else if (o.t === "label") {
+    title = "Label";
+    items.push(
+      { label: "Edit text…", testid: "edit-label", action: () => room.editLabel(o.id, o.text) },
+      { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(o.id, !o.locked) },
+      { label: "Remove", testid: "delete", danger: true, action: () => room.remove(o.id) },
+    );
+  }
+  showMenu(title, items, clientX, clientY);
+}
+
+function pileItems(room: Room, pileId: string, items: (MenuItem | null)[]): void {
+  const p = room.s.view.get(pileId);
+  if (!isStack(p)) return;
+  const n = p.cards.length;
+  if (n) {
+    items.push(
+      { label: "Draw a card", key: "D", testid: "draw", action: () => room.take(p.id, 1) },
+      { label: "Draw several…", testid: "draw-n", action: () => room.takeN(p.id) },
+      { label: "Deal…", testid: "deal", action: () => room.dealPrompt(p.id) },
+      { label: "Shuffle", key: "S", testid: "shuffle", action: () => room.shuffle(p.id) },
+      { label: "Flip the pile", key: "Shift+F", testid: "flip-pile", action: () => room.flip([p.id]) },
+    );
+    if (n > 1) {
+      items.push(
+        { label: "Split in half", testid: "split", action: () => room.split(p.id, Math.floor(n / 2)) },
+        { label: "Split off…", testid: "split-n", action: () => room.splitPrompt(p.id) },
+      );
+    }
+    items.push({
+      label: p.layout === "row" ? "Stack into a pile" : "Spread out in a row",
+      testid: "layout",
+      action: () => room.send({ op: "update", id: p.id, layout: p.layout === "row" ? "pile" : "row" }),
+    });
+    items.push({ label: "Pick up the pile into my hand", testid: "pickup", action: () => room.send({ op: "move", id: p.id, to: `hand${room.s.me.seat}` }) });
+  }
+  items.push(null);
+  if (p.holder) items.push({ label: "Rename zone…", testid: "rename-obj", action: () => room.relabel(p.id, p.label) });
+  items.push(
+    { label: "Rotate 90°", testid: "rotate", action: () => room.rotate([p.id], 90) },
+    { label: p.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(p.id, !p.locked) },
+    { label: n ? "Remove the pile and its cards" : "Remove", testid: "delete", danger: true, action: () => room.remove(p.id) },
+  );
+}

@@ -1,0 +1,36 @@
+// Entry point: `/` is the home page, `/r/CODE` a room. `?name=Ana` sets the player name
+// (and skips the prompt); `?giveup=N` shortens the reconnect time-out (tests).
+
+import { showHome } from "./home";
+import { Room } from "./room";
+import { prompt } from "./ui";
+import { load, NAME_KEY, normalizeCode, queryParam, save } from "./util";
+
+async function start(): Promise<void> {
+  const app = document.getElementById("app") as HTMLElement;
+  const fromQuery = queryParam("name");
+  if (fromQuery && fromQuery.trim()) save(NAME_KEY, fromQuery.trim().slice(0, 32));
+
+  const m = /^\/r\/([^/]+)\/?$/.exec(location.pathname);
+  if (!m) {
+    showHome(app);
+    return;
+  }
+  const code = normalizeCode(decodeURIComponent(m[1]));
+  if (!code) {
+    location.replace("/");
+    return;
+  }
+  let name = load(NAME_KEY);
+  while (!name) {
+    const got = await prompt("Your name at the table", { maxLength: 32, ok: "Join", hint: "Other players see this name." });
+    if (got && got.trim()) {
+      name = got.trim().slice(0, 32);
+      save(NAME_KEY, name);
+    }
+  }
+  const giveUp = Number(queryParam("giveup"));
+  new Room(code, name, { giveUpAfter: Number.isFinite(giveUp) && giveUp > 0 ? giveUp : 60 });
+}
+
+void start();

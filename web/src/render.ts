@@ -1,0 +1,566 @@
+// Rendering, driven from state: every object of the view gets one element on the stage,
+// positioned with a CSS transform computed from the geometry (table scale, hand strip).
+// Elements are created, updated in place (only what changed) and removed; position changes
+// animate through CSS transitions, which is also how other players' moves glide into place.
+
+import { backUrl, faceName, faceUrl } from "./cards";
+import { cardInStack, containerOf, isCard, isHand, isStack, stackBox, topCardId, WIDGET_SIZE } from "./board";
+import { h, setText, toggleClass } from "./dom";
+import { computeGeom, FIT, type Geom, handSlots, type ViewPort } from "./geom";
+import type { State } from "./state";
+import {
+  CARD_H,
+  CARD_W,
+  type CardObj,
+  type ChipsObj,
+  type CounterObj,
+  type DieObj,
+  type LabelObj,
+  type Obj,
+  type StackObj,
+  TABLE_H,
+  TABLE_W,
+} from "./types";
+
+interface Rec {
+  el: HTMLElement;
+  key: string;
+  content: string;
+  img?: HTMLImageElement;
+}
+
+export interface WidgetActions {
+  counter(id: string, delta: number): void;
+  chips(id: string, n: number): void;
+  roll(id: string): void;
+}
+
+const Z_HAND = 4_000_000;
+
+export class Renderer {
+  readonly layer: HTMLElement;
+  readonly felt: HTMLElement;
+  readonly handBg: HTMLElement;
+  readonly handLabel: HTMLElement;
+  geom: Geom;
+  /** Ids whose elements the drag code is moving: rendering leaves their position alone. */
+  readonly dragging = new Set<string>();
+  private els = new Map<string, Rec>();
+  private badges = new Map<string, Rec>();
+  private highlighted: HTMLElement | null = null;
+
+  constructor(
+    readonly stage: HTMLElement,
+    private actions: WidgetActions,
+  ) {
+    this.felt = h("div", { class: "felt", "data-testid": "table" });
+    this.handBg = h("div", { class: "hand-strip", "data-testid": "my-hand", "data-drop": "hand" });
+    this.handLabel = h("div", { class: "hand-label" });
+    this.handBg.appendChild(this.handLabel);
+    this.layer = h("div", { class: "layer" });
+    stage.append(this.felt, this.handBg, this.layer);
+    this.geom = computeGeom(stage.clientWidth || 800, stage.clientHeight || 600, FIT);
+    this.zoomBox = h("div", { class: "zoom-box" });
+    stage.appendChild(this.zoomBox);
+  }
+
+  readonly zoomBox: HTMLElement;
+
+  /** Recompute the geometry from the stage size; returns true if it changed. */
+  measure(): boolean {
+    const w = this.stage.clientWidth;
+    const hh = this.stage.clientHeight;
+    if (w === this.geom.w && hh === this.geom.h) return false;
+    this.geom = computeGeom(w, hh, this.geom.vp);
+    return true;
+  }
+
+  /** Zoom/pan the table view (a local view setting: nothing is sent). */
+  setView(vp: ViewPort): void {
+    this.geom = computeGeom(this.geom.w, this.geom.h, vp);
+    this.zoomBox.classList.toggle("zoomed", this.geom.vp.zoom > 1.001);
+  }
+
+  el(id: string): HTMLElement | undefined {
+    return this.els.get(id)?.el;
+  }
+
+  badge(id: string): HTMLElement | undefined {
+    return this.badges.get(id)?.el;
+  }
+
+  highlight(el: HTMLElement | null): void {
+    if (this.highlighted === el) return;
+    this.highlighted?.classList.remove("drop-target");
+    this.highlighted = el;
+    el?.classList.add("drop-target");
+  }
+
+  render(s: State): void {
+    const g = this.geom;
+    const view = s.view;
+    place(this.felt, g.ox, g.oy, TABLE_W * g.s, TABLE_H * g.s);
+    place(this.handBg, g.hand.x, g.hand.y, g.hand.w, g.hand.h);
+    this.zoomBox.style.transform = `translate(${g.w - 12}px, ${g.hand.y - 12}px)`;
+    const seen = new Set<string>();
+    const seenBadges = new Set<string>();
+
+    // z-order: rank the objects lying on the table by z (cards in a pile follow their pile).
+    const top: Obj[] = [];
+    for (const o of view.values()) {
+      if (o.t === "hand") continue;
+      if (o.t === "card" && o.parent && view.has(o.parent)) continue;
+      top.push(o);
+    }
+    top.sort((a, b) => a.z - b.z || (a.id < b.id ? -1 : 1));
+
+    top.forEach((o, rank) => {
+      const zBase = 10 + rank * 1100;
+      if (o.t === "card") {
+        seen.add(o.id);
+        this.card(o, g.ox + o.x * g.s, g.oy + o.y * g.s, CARD_W * g.s, CARD_H * g.s, zBase, "table", true);
+      } else if (o.t === "stack") {
+        seen.add(o.id);
+        this.stack(o, zBase);
+        seenBadges.add(o.id);
+        this.stackBadge(o, zBase + 1090);
+        const topId = topCardId(o);
+        o.cards.forEach((cid, i) => {
+          const c = view.get(cid);
+          if (!isCard(c)) return;
+          seen.add(cid);
+          const p = cardInStack(o, i);
+          const reach = o.layout === "row" || cid === topId;
+          this.card(c, g.ox + p.x * g.s, g.oy + p.y * g.s, CARD_W * g.s, CARD_H * g.s, zBase + 1 + i, "stack", reach, o.rot);
+        });
+      } else {
+        seen.add(o.id);
+        this.widget(o as ChipsObj | CounterObj | DieObj | LabelObj, zBase);
+      }
+    });
+
+    // Hands: ours along the bottom, faces up; others' cards fade towards their seat in the panel.
+    const mySeat = s.me.seat;
+    for (const o of view.values()) {
+      if (!isHand(o)) continue;
+      if (o.seat === mySeat) {
+        const slots = handSlots(g, o.cards.length);
+        o.cards.forEach((cid, i) => {
+          const c = view.get(cid);
+          if (!isCard(c)) return;
+          seen.add(cid);
+          this.card(c, slots.x + i * slots.step, slots.y, g.hand.cw, g.hand.ch, Z_HAND + i, "hand", true);
+        });
+      } else {
+        const target = this.seatAnchor(o.seat);
+        o.cards.forEach((cid, i) => {
+          const c = view.get(cid);
+          if (!isCard(c)) return;
+          seen.add(cid);
+          this.card(c, target.x, target.y, CARD_W * g.s * 0.5, CARD_H * g.s * 0.5, Z_HAND - 1000 + i, "away", false);
+        });
+      }
+    }
+    const myHand = mySeat === null ? undefined : view.get(`hand${mySeat}`);
+    setText(
+      this.handLabel,
+      mySeat === null
+        ? "You are watching. Take a seat in the players panel to play."
+        : `Your hand${isHand(myHand) ? `\n${myHand.cards.length} card${myHand.cards.length === 1 ? "" : "s"}` : ""}`,
+    );
+    toggleClass(this.handBg, "spectating", mySeat === null);
+
+    for (const [id, rec] of this.els) {
+      if (!seen.has(id)) {
+        rec.el.remove();
+        this.els.delete(id);
+      }
+    }
+    for (const [id, rec] of this.badges) {
+      if (!seenBadges.has(id)) {
+        rec.el.remove();
+        this.badges.delete(id);
+      }
+    }
+    for (const [id, rec] of this.els) toggleClass(rec.el, "selected", s.selected.has(id));
+  }
+
+  private seatAnchor(seat: number): { x: number; y: number } {
+    const entry = document.querySelector(`[data-hand-seat="${seat}"]`);
+    const st = this.stage.getBoundingClientRect();
+    if (entry) {
+      const r = entry.getBoundingClientRect();
+      if (r.width > 0) return { x: Math.min(r.left - st.left, this.geom.w - 20), y: r.top - st.top };
+    }
+    return { x: this.geom.w / 2, y: -CARD_H * this.geom.s };
+  }
+
+  private rec(id: string, make: () => HTMLElement): Rec {
+    let rec = this.els.get(id);
+    if (!rec) {
+      const el = make();
+      el.dataset.id = id;
+      rec = { el, key: "", content: "" };
+      this.els.set(id, rec);
+      this.layer.appendChild(el);
+    }
+    return rec;
+  }
+
+  private card(
+    c: CardObj,
+    x: number,
+    y: number,
+    w: number,
+    hgt: number,
+    z: number,
+    where: "table" | "stack" | "hand" | "away",
+    reachable: boolean,
+    extraRot = 0,
+  ): void {
+    const rec = this.rec(c.id, () => {
+      const el = h("div", { class: "obj card", "data-testid": "card", role: "img" });
+      const img = h("img", { alt: "", draggable: "false" });
+      el.appendChild(img);
+      return el;
+    });
+    if (!rec.img) rec.img = rec.el.querySelector("img") as HTMLImageElement;
+    const el = rec.el;
+    // The face only when the server sent it; otherwise the back. Never anything else.
+    const content = c.face !== undefined ? `f:${c.face}` : `b:${c.back}`;
+    if (rec.content !== content) {
+      const hadFace = rec.content.startsWith("f:");
+      const wasSet = rec.content !== "";
+      rec.content = content;
+      if (c.face !== undefined) {
+        rec.img.src = faceUrl(c.face);
+        el.dataset.face = c.face;
+        el.setAttribute("aria-label", faceName(c.face));
+      } else {
+        rec.img.src = backUrl(c.back);
+        delete el.dataset.face;
+        el.setAttribute("aria-label", "card, face down");
+      }
+      if (wasSet && hadFace !== (c.face !== undefined)) flipAnim(rec.img);
+    }
+    // In a pile the pile's rotation counts; loose cards have their own.
+    const rot = where === "table" ? c.rot % 360 : where === "stack" ? extraRot % 360 : 0;
+    const key = `${where}|${reachable}|${x.toFixed(1)}|${y.toFixed(1)}|${w.toFixed(1)}|${hgt.toFixed(1)}|${rot}|${z}|${c.up}|${c.parent}`;
+    if (rec.key === key) return;
+    rec.key = key;
+    el.dataset.where = where;
+    el.dataset.up = String(c.up);
+    if (c.parent) el.dataset.parent = c.parent;
+    else delete el.dataset.parent;
+    toggleClass(el, "buried", !reachable);
+    toggleClass(el, "in-hand", where === "hand");
+    toggleClass(el, "away", where === "away");
+    toggleClass(el, "face-down-in-hand", where === "hand" && !c.up);
+    if (this.held(c.id)) return;
+    el.style.width = `${w}px`;
+    el.style.height = `${hgt}px`;
+    el.style.zIndex = String(z);
+    el.style.transform = `translate(${x}px, ${y}px)${rot ? ` rotate(${rot}deg)` : ""}`;
+  }
+
+  private stack(o: StackObj, z: number): void {
+    const g = this.geom;
+    const rec = this.rec(o.id, () =>
+      h("div", { class: "obj stack", "data-testid": "stack" }, h("span", { class: "stack-label" })),
+    );
+    const el = rec.el;
+    const box = stackBox(o);
+    const content = `${o.label}|${o.holder}|${o.layout}|${o.locked}`;
+    if (rec.content !== content) {
+      rec.content = content;
+      setText(el.firstChild as HTMLElement, o.label);
+      toggleClass(el, "holder", o.holder);
+      toggleClass(el, "row", o.layout === "row");
+      toggleClass(el, "locked", o.locked);
+    }
+    el.dataset.count = String(o.cards.length);
+    toggleClass(el, "empty", !o.cards.length);
+    const key = `${box.x}|${box.y}|${box.w}|${box.h}|${o.rot}|${z}|${g.s}`;
+    if (rec.key === key || this.held(o.id)) return;
+    rec.key = key;
+    el.style.width = `${box.w * g.s}px`;
+    el.style.height = `${box.h * g.s}px`;
+    el.style.fontSize = `${Math.max(9, 15 * g.s)}px`;
+    el.style.zIndex = String(z);
+    el.style.transform = `translate(${g.ox + box.x * g.s}px, ${g.oy + box.y * g.s}px)${o.rot ? ` rotate(${o.rot}deg)` : ""}`;
+  }
+
+  private stackBadge(o: StackObj, z: number): void {
+    const g = this.geom;
+    let rec = this.badges.get(o.id);
+    if (!rec) {
+      const el = h("div", {
+        class: "obj stack-badge",
+        "data-testid": "stack-count",
+        "data-stack": o.id,
+        title: "Drag here to move the whole pile; right-click for more",
+      });
+      rec = { el, key: "", content: "" };
+      this.badges.set(o.id, rec);
+      this.layer.appendChild(el);
+    }
+    setText(rec.el, String(o.cards.length));
+    toggleClass(rec.el, "hidden", !o.cards.length && o.holder);
+    const box = stackBox(o);
+    const bs = Math.max(0.8, g.s);
+    const x = g.ox + (box.x + box.w) * g.s - 14 * bs;
+    const y = g.oy + box.y * g.s - 12 * bs;
+    const key = `${x}|${y}|${z}|${bs}`;
+    if (rec.key === key || this.held(o.id) || this.remoteHeld.has(`badge:${o.id}`)) return;
+    rec.key = key;
+    rec.el.style.zIndex = String(z);
+    rec.el.style.transform = `translate(${x}px, ${y}px) scale(${bs})`;
+  }
+
+  private widget(o: ChipsObj | CounterObj | DieObj | LabelObj, z: number): void {
+    const g = this.geom;
+    const size = WIDGET_SIZE[o.t];
+    const rec = this.rec(o.id, () => {
+      const el = h("div", { class: `obj widget ${o.t}`, "data-testid": o.t });
+      if (o.t !== "label") el.style.width = `${size.w}px`;
+      el.style.height = `${size.h}px`;
+      return el;
+    });
+    const el = rec.el;
+    const content = widgetKey(o);
+    if (rec.content !== content) {
+      const first = rec.content === "";
+      rec.content = content;
+      this.fillWidget(el, o, first);
+    }
+    const x = g.ox + o.x * g.s;
+    const y = g.oy + o.y * g.s;
+    const key = `${x}|${y}|${g.s}|${o.rot}|${z}`;
+    if (rec.key === key || this.held(o.id)) return;
+    rec.key = key;
+    el.style.zIndex = String(z);
+    const r = o.rot ? ` translate(${size.w / 2}px, ${size.h / 2}px) rotate(${o.rot}deg) translate(${-size.w / 2}px, ${-size.h / 2}px)` : "";
+    el.style.transform = `translate(${x}px, ${y}px) scale(${g.s})${r}`;
+  }
+
+  private fillWidget(el: HTMLElement, o: ChipsObj | CounterObj | DieObj | LabelObj, first: boolean): void {
+    const btn = (label: string, testid: string, title: string, fn: () => void) => {
+      const b = h("button", { type: "button", class: "wbtn", "data-testid": testid, title, "aria-label": title }, label);
+      b.addEventListener("click", (e) => {
+        e.stopPropagation();
+        fn();
+      });
+      return b;
+    };
+    el.replaceChildren();
+    toggleClass(el, "locked", o.locked);
+    switch (o.t) {
+      case "chips": {
+        const discs = h("div", { class: "chip-discs" });
+        const n = Math.min(o.count, 8);
+        for (let i = 0; i < n; i++) {
+          const d = h("div", { class: "chip-disc" });
+          d.style.background = o.color;
+          d.style.transform = `translateY(${-i * 4}px)`;
+          discs.appendChild(d);
+        }
+        if (!n) discs.appendChild(h("div", { class: "chip-disc empty" }));
+        el.append(
+          discs,
+          h("div", { class: "chip-count", "data-testid": "chips-count" }, String(o.count)),
+          h("div", { class: "wlabel", hidden: !o.label }, o.label),
+          h(
+            "div",
+            { class: "wbtns" },
+            btn("−", "chips-minus", "Remove a chip", () => this.actions.chips(o.id, -1)),
+            btn("+", "chips-plus", "Add a chip", () => this.actions.chips(o.id, 1)),
+          ),
+        );
+        break;
+      }
+      case "counter":
+        el.append(
+          h("div", { class: "wlabel" }, o.label || "Counter"),
+          h(
+            "div",
+            { class: "counter-row" },
+            btn("−", "counter-minus", `Minus ${o.step}`, () => this.actions.counter(o.id, -1)),
+            h("div", { class: "counter-value", "data-testid": "counter-value" }, String(o.value)),
+            btn("+", "counter-plus", `Plus ${o.step}`, () => this.actions.counter(o.id, 1)),
+          ),
+        );
+        break;
+      case "die": {
+        el.dataset.value = String(o.value);
+        el.setAttribute("title", `d${o.sides}: click to roll`);
+        if (o.sides === 6) {
+          const face = h("div", { class: `pips p${o.value}`, "data-testid": "die-value", "data-value": o.value });
+          for (let i = 0; i < o.value; i++) face.appendChild(h("span", { class: "pip" }));
+          el.appendChild(face);
+        } else {
+          el.appendChild(h("div", { class: "die-num", "data-testid": "die-value", "data-value": o.value }, String(o.value)));
+          el.appendChild(h("div", { class: "die-sides" }, `d${o.sides}`));
+        }
+        if (!first) {
+          el.classList.remove("rolled");
+          void el.offsetWidth;
+          el.classList.add("rolled");
+        }
+        break;
+      }
+      case "label":
+        el.appendChild(h("div", { class: "label-text" }, o.text));
+        break;
+    }
+  }
+
+  /**
+   * Another player is dragging: glide their objects after the pointer (short linear transitions
+   * between the throttled updates). Rendering takes over again when the move is committed, or
+   * after a second without news.
+   */
+  remoteDrag(s: State, items: { id: string; x: number; y: number }[]): void {
+    const g = this.geom;
+    for (const it of items) {
+      const o = s.view.get(it.id);
+      const el = this.el(it.id);
+      if (!o || !el || o.t === "hand" || this.dragging.has(it.id) || !Number.isFinite(it.x) || !Number.isFinite(it.y)) continue;
+      const cur = parseTranslate(el);
+      if (!cur) continue;
+      const dx = g.ox + it.x * g.s - cur.x;
+      const dy = g.oy + it.y * g.s - cur.y;
+      const els = [el];
+      if (o.t === "stack") {
+        const b = this.badge(o.id);
+        if (b) els.push(b);
+        for (const cid of o.cards) {
+          const c = this.el(cid);
+          if (c) els.push(c);
+        }
+      }
+      const keys: string[] = [];
+      for (const e of els) {
+        const m = parseTranslate(e);
+        if (!m) continue;
+        e.classList.add("remote-drag");
+        e.style.zIndex = String(8_000_000);
+        e.style.transform = `translate(${m.x + dx}px, ${m.y + dy}px)${m.rest}`;
+        const key = e.dataset.id || `badge:${e.dataset.stack}`;
+        keys.push(key);
+        this.remoteHeld.add(key);
+      }
+      window.clearTimeout(this.remoteTimers.get(it.id)?.timer);
+      const timer = window.setTimeout(() => {
+        this.release([it.id]);
+        this.onStale?.();
+      }, 1000);
+      this.remoteTimers.set(it.id, { timer, keys });
+    }
+  }
+
+  /** Hand objects held by a remote drag back to rendering from state. */
+  release(ids: Iterable<string>): void {
+    for (const id of ids) {
+      const t = this.remoteTimers.get(id);
+      if (!t) continue;
+      window.clearTimeout(t.timer);
+      this.remoteTimers.delete(id);
+      for (const key of t.keys) {
+        this.remoteHeld.delete(key);
+        const el = key.startsWith("badge:") ? this.badge(key.slice(6)) : this.el(key);
+        el?.classList.remove("remote-drag");
+      }
+      this.forget(t.keys);
+    }
+  }
+
+  private held(key: string): boolean {
+    return this.dragging.has(key) || this.remoteHeld.has(key);
+  }
+
+  private remoteTimers = new Map<string, { timer: number; keys: string[] }>();
+  private remoteHeld = new Set<string>();
+  /** Called when remote-drag positions expire and the state should be drawn again. */
+  onStale?: () => void;
+
+  /** Forget cached placements so the next render sets them again (after a drag). */
+  forget(ids: string[]): void {
+    for (const id of ids) {
+      if (id.startsWith("badge:")) {
+        const b = this.badges.get(id.slice(6));
+        if (b) b.key = "";
+      } else {
+        const rec = this.els.get(id);
+        if (rec) rec.key = "";
+      }
+    }
+  }
+
+  /** Make the next render jump rather than glide (resize, snapshot). */
+  instant(): void {
+    this.stage.classList.add("instant");
+    requestAnimationFrame(() => requestAnimationFrame(() => this.stage.classList.remove("instant")));
+  }
+
+  /** Shake an element (a refused move). */
+  shake(id: string): void {
+    const el = this.el(id);
+    if (!el) return;
+    const img = el.querySelector("img") || el;
+    img.classList.remove("shake");
+    void (img as HTMLElement).offsetWidth;
+    img.classList.add("shake");
+  }
+
+  /** Where an object currently is on the stage (px), e.g. to start a drag from. */
+  stagePos(id: string): { x: number; y: number } | null {
+    const el = this.el(id);
+    if (!el) return null;
+    const m = /translate\(([-\d.e]+)px, ([-\d.e]+)px\)/.exec(el.style.transform);
+    return m ? { x: Number(m[1]), y: Number(m[2]) } : null;
+  }
+
+  cardSize(where: "table" | "hand"): { w: number; h: number } {
+    const g = this.geom;
+    return where === "hand" ? { w: g.hand.cw, h: g.hand.ch } : { w: CARD_W * g.s, h: CARD_H * g.s };
+  }
+
+  /** Is the card `id` in a container that the view has (for drag bookkeeping)? */
+  containerOf(s: State, id: string): StackObj | null {
+    const c = s.view.get(id);
+    if (!isCard(c)) return null;
+    const p = containerOf(s.view, c);
+    return isStack(p) ? p : null;
+  }
+}
+
+function widgetKey(o: ChipsObj | CounterObj | DieObj | LabelObj): string {
+  switch (o.t) {
+    case "chips":
+      return `${o.count}|${o.color}|${o.label}|${o.locked}`;
+    case "counter":
+      return `${o.value}|${o.step}|${o.label}|${o.locked}`;
+    case "die":
+      return `${o.value}|${o.sides}|${o.v}|${o.locked}`;
+    case "label":
+      return `${o.text}|${o.locked}`;
+  }
+}
+
+function parseTranslate(el: HTMLElement): { x: number; y: number; rest: string } | null {
+  const m = /^translate\(([-\d.e]+)px, ([-\d.e]+)px\)(.*)$/.exec(el.style.transform);
+  return m ? { x: Number(m[1]), y: Number(m[2]), rest: m[3] } : null;
+}
+
+function place(el: HTMLElement, x: number, y: number, w: number, hgt: number): void {
+  const t = `translate(${x}px, ${y}px)`;
+  if (el.style.transform !== t) el.style.transform = t;
+  el.style.width = `${w}px`;
+  el.style.height = `${hgt}px`;
+}
+
+function flipAnim(img: HTMLImageElement): void {
+  img.classList.remove("flip");
+  void img.offsetWidth;
+  img.classList.add("flip");
+}

@@ -1,0 +1,523 @@
+// A room page: wires the state, the connection, rendering, input and the panels together.
+
+import { Conn, type Fatal } from "./api";
+import { isCard, isStack, spotNear, stackBox } from "./board";
+import { h, setText } from "./dom";
+import { bindDrag, type DragHost } from "./drag";
+import { bindKeys, openMenu } from "./events";
+import { FIT, type ViewPort, zoomAt } from "./geom";
+import { Panel } from "./panel";
+import { Renderer } from "./render";
+import { dump, newState, recompute, type State } from "./state";
+import type { Op } from "./types";
+import { closeMenu, prompt, screen, toast } from "./ui";
+import { forgetRoom, NAME_KEY, prettyCode, save, tokenKey } from "./util";
+
+const SUITS = ["C", "D", "H", "S"];
+
+export interface RoomOptions {
+  giveUpAfter: number;
+}
+
+export class Room implements DragHost {
+  readonly s: State;
+  readonly r: Renderer;
+  readonly conn: Conn;
+  readonly panel: Panel;
+  readonly root: HTMLElement;
+  closed = false;
+  private banner: HTMLElement;
+  private frame = 0;
+  private firstSnapshot = true;
+
+  constructor(code: string, name: string, opts: RoomOptions) {
+    this.s = newState(code, name);
+    this.panel = new Panel({
+      sit: (seat) => this.conn.request("seat", { seat }),
+      leave: () => this.conn.request("seat", { seat: null }),
+      rename: () => void this.renameMe(),
+    });
+    const stage = h("div", { class: "stage", "data-testid": "stage" });
+    this.banner = h("div", { class: "banner", role: "alert", "data-testid": "conn-banner", hidden: true });
+    this.root = h("div", { class: "room" }, this.topbar(code), this.banner, h("div", { class: "main" }, stage, this.panel.el));
+    document.getElementById("app")?.replaceChildren(this.root);
+    document.title = `${prettyCode(code)} · cardtable`;
+
+    this.r = new Renderer(stage, {
+      counter: (id, d) => this.counter(id, d),
+      chips: (id, n) => this.chips(id, n),
+      roll: (id) => this.roll(id),
+    });
+    this.conn = new Conn(
+      this.s,
+      {
+        changed: () => this.changed(),
+        applied: (d) => this.r.release([...d.set.map((o) => o.id), ...d.del]),
+        snapshot: () => {
+          if (this.firstSnapshot) this.r.instant();
+          this.firstSnapshot = false;
+        },
+        rejected: (p, err) => {
+          toast(err.message || err.code, "error");
+          const id = "id" in p.op ? p.op.id : null;
+          if (id) requestAnimationFrame(() => this.r.shake(id));
+        },
+        notice: (text, kind) => toast(text, kind),
+        fatal: (kind, msg) => this.fatal(kind, msg),
+        status: (left) => this.showBanner(left),
+        remoteDrag: (_by, items) => this.r.remoteDrag(this.s, items),
+      },
+      { giveUpAfter: opts.giveUpAfter },
+    );
+    const zoomBtn = (label: string, testid: string, title: string, factor: number) => {
+      const b = h("button", { type: "button", "data-testid": testid, title, "aria-label": title }, label);
+      b.addEventListener("click", () => this.zoomBy(factor));
+      return b;
+    };
+    this.r.zoomBox.appendChild(
+      h(
+        "div",
+        { class: "zoom-buttons" },
+        zoomBtn("−", "zoom-out", "Zoom out (-)", 1 / 1.4),
+        zoomBtn("+", "zoom-in", "Zoom in (+)", 1.4),
+        zoomBtn("⤢", "zoom-fit", "Show the whole table (0)", 0),
+      ),
+    );
+    this.r.onStale = () => this.changed();
+    bindDrag(this);
+    bindKeys(this);
+    window.addEventListener("resize", () => {
+      if (this.r.measure()) {
+        this.r.instant();
+        this.changed();
+      }
+    });
+    new ResizeObserver(() => {
+      if (this.r.measure()) {
+        this.r.instant();
+        this.changed();
+      }
+    }).observe(stage);
+    (window as unknown as { __cardtable: unknown }).__cardtable = { state: this.s, dump: () => dump(this.s), room: this };
+    this.r.measure();
+    this.conn.start();
+    this.changed();
+  }
+
+  private topbar(code: string): HTMLElement {
+    const copy = h("button", { type: "button", class: "copy", "data-testid": "copy-link", title: "Copy the link to this room" }, h("span", { class: "wide" }, "Copy link"), h("span", { class: "narrow" }, "Link"));
+    copy.addEventListener("click", () => void this.copyLink());
+    const add = h("button", { type: "button", "data-testid": "add-menu", title: "Add cards, chips, counters, dice…" }, "+ Add");
+    add.addEventListener("click", (e) => {
+      const r = add.getBoundingClientRect();
+      e.stopPropagation();
+      openMenu(this, null, r.left, r.bottom + 4, "auto");
+    });
+    const undo = h("button", { type: "button", "data-testid": "undo", title: "Undo your last move (Ctrl+Z)" }, h("span", { class: "wide" }, "Undo"), h("span", { class: "narrow", "aria-hidden": "true" }, "↶"));
+    undo.addEventListener("click", () => this.undo());
+    const help = h("button", { type: "button", "data-testid": "help", title: "Keyboard shortcuts (?)" }, "?");
+    help.addEventListener("click", () => this.help());
+    const panelBtn = h("button", { type: "button", class: "panel-toggle", "data-testid": "panel-toggle", title: "Players and log" }, h("span", { class: "wide" }, "Players"), h("span", { class: "narrow", "aria-hidden": "true" }, "☰"));
+    panelBtn.addEventListener("click", () => this.root.classList.toggle("panel-open"));
+    return h(
+      "header",
+      { class: "topbar" },
+      h("a", { class: "brand", href: "/", title: "Home" }, "cardtable"),
+      h(
+        "div",
+        { class: "code-box" },
+        h("span", { class: "code-caption" }, "Room"),
+        h("span", { class: "room-code", "data-testid": "room-code" }, prettyCode(code)),
+        copy,
+      ),
+      h("span", { class: "share-hint", "data-testid": "share-hint" }, "Share the code or link: friends join from the home page."),
+      h("span", { class: "spacer" }),
+      add,
+      undo,
+      help,
+      panelBtn,
+    );
+  }
+
+  // --- rendering -------------------------------------------------------------------------------
+
+  changed(): void {
+    if (this.frame) return;
+    const run = () => {
+      if (!this.frame) return;
+      cancelAnimationFrame(this.frame);
+      clearTimeout(fallback);
+      this.frame = 0;
+      this.r.render(this.s);
+      this.panel.render(this.s);
+    };
+    this.frame = requestAnimationFrame(run);
+    // Background tabs get no animation frames: still render within a moment.
+    const fallback = window.setTimeout(run, 120);
+  }
+
+  private showBanner(left: number | null): void {
+    if (left === null) {
+      this.banner.hidden = true;
+      return;
+    }
+    this.banner.hidden = false;
+    setText(this.banner, `Connection problem - reconnecting, giving up in ${left} s`);
+  }
+
+  private fatal(kind: Fatal, msg: string): void {
+    const code = this.s.code;
+    const home = { label: "Home", testid: "go-home", action: () => location.assign("/") };
+    closeMenu();
+    if (kind === "not-found") {
+      this.closed = true;
+      forgetRoom(code);
+      screen("screen-not-found", "Room not found", `There is no room ${prettyCode(code)}. It may have expired.`, [{ ...home, primary: true }]);
+    } else if (kind === "full") {
+      this.closed = true;
+      screen("screen-full", "This room is full", msg, [{ ...home, primary: true }]);
+    } else if (kind === "removed") {
+      this.closed = true;
+      screen("screen-removed", "Removed from the room", msg, [
+        { label: "Join again", testid: "join-again", primary: true, action: () => location.reload() },
+        home,
+      ]);
+    } else if (kind === "bad-name") {
+      void this.askNameAndRetry(msg);
+    } else {
+      const el = screen("screen-disconnected", "Disconnected", "The connection to the table was lost. Your seat and hand are kept for you.", [
+        {
+          label: "Rejoin",
+          testid: "rejoin",
+          primary: true,
+          action: () => {
+            el.remove();
+            this.conn.rejoin();
+          },
+        },
+        home,
+      ]);
+    }
+  }
+
+  private async askNameAndRetry(msg: string): Promise<void> {
+    const name = await prompt("Your name", { hint: msg, value: this.s.me.name, maxLength: 32, ok: "Join" });
+    if (name && name.trim()) {
+      this.s.me.name = name.trim();
+      save(NAME_KEY, this.s.me.name);
+      this.conn.rejoin();
+    }
+  }
+
+  // --- operations --------------------------------------------------------------------------------
+
+  /** `ov` for an operation on `id`: the server version we saw, unless our own ops are in flight. */
+  ov = (id: string): number | undefined => {
+    const touching = this.s.pending.some((p) => {
+      const op = p.op as Record<string, unknown>;
+      return op.id === id || op.to === id || op.into === id;
+    });
+    if (touching) return undefined;
+    return this.s.server.get(id)?.v;
+  };
+
+  send = (op: Op): void => {
+    if (this.s.me.seat === null && op.op !== "undo") {
+      toast("Spectators can watch but not touch: take a seat to play.", "error");
+      return;
+    }
+    this.conn.op(op);
+  };
+
+  notice = (text: string): void => toast(text, "info");
+
+  shareDrag = (items: { id: string; x: number; y: number }[]): void => this.conn.dragging(items);
+
+  setView = (vp: ViewPort): void => {
+    this.r.setView(vp);
+    this.r.instant();
+    this.changed();
+  };
+
+  /** Zoom in or out around the middle of the table area (buttons, keys). */
+  zoomBy(factor: number): void {
+    const g = this.r.geom;
+    this.setView(factor === 0 ? FIT : zoomAt(g, g.w / 2, g.hand.y / 2, g.vp.zoom * factor));
+  }
+  openMenu = (id: string | null, x: number, y: number): void => openMenu(this, id, x, y);
+  closeMenus = (): void => closeMenu();
+
+  private withOv<T extends Op>(op: T, id: string): T {
+    const ov = this.ov(id);
+    return ov === undefined ? op : ({ ...op, ov } as T);
+  }
+
+  /** What the keyboard acts on: the selection, else the object under the pointer. */
+  targets(): string[] {
+    if (this.s.selected.size) return [...this.s.selected].filter((id) => this.s.view.has(id));
+    return this.s.hover && this.s.view.has(this.s.hover) ? [this.s.hover] : [];
+  }
+
+  pileOf(id: string): string | null {
+    const o = this.s.view.get(id);
+    if (isStack(o)) return o.id;
+    if (isCard(o) && o.parent && isStack(this.s.view.get(o.parent))) return o.parent;
+    return null;
+  }
+
+  targetPile(): string | null {
+    for (const id of this.targets()) {
+      const p = this.pileOf(id);
+      if (p) return p;
+    }
+    return null;
+  }
+
+  /** F on a pile flips its top card; on a card, the card. */
+  flipTarget(id: string): string {
+    const o = this.s.view.get(id);
+    if (isStack(o) && o.cards.length) return o.cards[o.cards.length - 1];
+    return id;
+  }
+
+  flip(ids: string[]): void {
+    for (const id of ids) {
+      const o = this.s.view.get(id);
+      if (!o || (o.t !== "card" && o.t !== "stack")) continue;
+      if (isCard(o) && o.parent === `hand${this.s.me.seat}`) continue;
+      this.send(this.withOv({ op: "flip", id }, id));
+    }
+  }
+
+  rotate(ids: string[], by: number): void {
+    for (const id of ids) {
+      const o = this.s.view.get(id);
+      if (!o || o.t === "hand" || (isCard(o) && o.parent && !isStack(this.s.view.get(o.parent)))) continue;
+      const target = isCard(o) && o.parent ? o.parent : id;
+      const cur = this.s.view.get(target);
+      if (!cur) continue;
+      this.send(this.withOv({ op: "rotate", id: target, rot: (((cur.rot + by) % 360) + 360) % 360 }, target));
+    }
+  }
+
+  shuffle(id: string): void {
+    this.send(this.withOv({ op: "shuffle", id }, id));
+    this.r.el(id)?.classList.add("shuffling");
+    window.setTimeout(() => this.r.el(id)?.classList.remove("shuffling"), 500);
+  }
+
+  take(id: string, n: number): void {
+    this.send(this.withOv({ op: "take", id, n }, id));
+  }
+
+  async takeN(id: string): Promise<void> {
+    const got = await prompt("Draw how many cards?", { type: "number", value: "2", min: 1, max: 1000, ok: "Draw" });
+    const n = Number(got);
+    if (got !== null && Number.isInteger(n) && n > 0) this.take(id, n);
+  }
+
+  async dealPrompt(id: string): Promise<void> {
+    const seated = this.s.players.filter((p) => p.seat !== null).length;
+    const pile = this.s.view.get(id);
+    const count = isStack(pile) ? pile.cards.length : 0;
+    const got = await prompt("Deal how many cards to each player?", {
+      type: "number",
+      value: String(Math.min(5, Math.floor(count / Math.max(1, seated)) || 1)),
+      min: 1,
+      max: 1000,
+      ok: "Deal",
+      hint: `${seated} seated player${seated === 1 ? "" : "s"}; the pile has ${count} cards.`,
+    });
+    const n = Number(got);
+    if (got !== null && Number.isInteger(n) && n > 0) this.deal(id, n);
+  }
+
+  deal(id: string, n: number): void {
+    this.send(this.withOv({ op: "deal", id, n }, id));
+  }
+
+  split(id: string, n: number): void {
+    const o = this.s.view.get(id);
+    if (!isStack(o)) return;
+    const { x, y } = spotNear(this.s.view, stackBox(o));
+    this.send(this.withOv({ op: "split", id, n, x, y }, id));
+  }
+
+  async splitPrompt(id: string): Promise<void> {
+    const got = await prompt("Split off how many cards from the top?", { type: "number", value: "1", min: 1, max: 1000, ok: "Split" });
+    const n = Number(got);
+    if (got !== null && Number.isInteger(n) && n > 0) this.split(id, n);
+  }
+
+  toHand(id: string): void {
+    if (this.s.me.seat === null) return;
+    this.send(this.withOv({ op: "move", id, to: `hand${this.s.me.seat}` }, id));
+  }
+
+  play(id: string, up: boolean): void {
+    const x = 750 + Math.round((Math.random() - 0.5) * 80);
+    const y = 560 + Math.round((Math.random() - 0.5) * 40);
+    this.send(this.withOv({ op: "move", id, x, y, up }, id));
+  }
+
+  async gather(cards: string[]): Promise<void> {
+    const [first, ...rest] = cards;
+    const fo = this.s.view.get(first);
+    if (!isCard(fo)) return;
+    let pile = fo.parent && isStack(this.s.view.get(fo.parent)) ? fo.parent : null;
+    let others = rest;
+    if (!pile) {
+      const [second, ...more] = rest;
+      const p = this.conn.op(this.withOv({ op: "move", id: second, to: first }, second));
+      if (!(await this.conn.whenSettled(p))) return;
+      const now = this.s.server.get(first);
+      pile = isCard(now) ? now.parent : null;
+      others = more;
+      if (!pile) return;
+    }
+    for (const id of others) this.send({ op: "move", id, to: pile });
+    this.s.selected.clear();
+  }
+
+  roll(id: string): void {
+    this.send({ op: "roll", id });
+    const el = this.r.el(id);
+    el?.classList.remove("rolled");
+    void el?.offsetWidth;
+    el?.classList.add("rolled");
+  }
+
+  counter(id: string, delta: number): void {
+    this.send({ op: "counter", id, delta });
+  }
+
+  async counterSet(id: string, value: number): Promise<void> {
+    const got = await prompt("Set the counter to", { type: "number", value: String(value), ok: "Set" });
+    const n = Number(got);
+    if (got !== null && got.trim() !== "" && Number.isInteger(n)) this.send({ op: "counter", id, value: n });
+  }
+
+  chips(id: string, n: number): void {
+    this.send({ op: "chips_add", id, n });
+  }
+
+  lock(id: string, locked: boolean): void {
+    this.send({ op: "update", id, locked });
+  }
+
+  remove(id: string): void {
+    this.send(this.withOv({ op: "delete", id }, id));
+  }
+
+  async relabel(id: string, current: string): Promise<void> {
+    const got = await prompt("Name", { value: current, maxLength: 200, ok: "Save" });
+    if (got !== null) this.send({ op: "update", id, label: got.trim() });
+  }
+
+  async editLabel(id: string, current: string): Promise<void> {
+    const got = await prompt("Label text", { value: current, maxLength: 200, ok: "Save" });
+    if (got !== null && got.trim()) this.send({ op: "update", id, text: got.trim() });
+  }
+
+  create(op: Extract<Op, { op: "create" }>): void {
+    this.send(op);
+  }
+
+  async addCustom({ x, y }: { x: number; y: number }): Promise<void> {
+    const got = await prompt("Card faces, separated by commas", {
+      value: "Yes, No, Maybe",
+      hint: "Each card shows its text. The pile is made face up.",
+      ok: "Add",
+    });
+    if (got === null) return;
+    const faces = got
+      .split(",")
+      .map((f) => f.trim().slice(0, 40))
+      .filter(Boolean)
+      .slice(0, 500);
+    if (faces.length === 1) this.send({ op: "create", kind: "card", x, y, faces, up: true });
+    else if (faces.length) this.send({ op: "create", kind: "deck", x, y, faces, up: true });
+  }
+
+  async addLabel({ x, y }: { x: number; y: number }): Promise<void> {
+    const got = await prompt("Label text", { value: "", maxLength: 200, ok: "Add" });
+    if (got && got.trim()) this.send({ op: "create", kind: "label", x, y, text: got.trim() });
+  }
+
+  standardFaces(jokers: boolean): string[] {
+    const faces: string[] = [];
+    for (const s of SUITS) for (let r = 1; r <= 13; r++) faces.push(`${s}${r}`);
+    if (jokers) faces.push("J1", "J2");
+    return faces;
+  }
+
+  undo(): void {
+    this.send({ op: "undo" });
+  }
+
+  // --- players ---------------------------------------------------------------------------------
+
+  private async renameMe(): Promise<void> {
+    const got = await prompt("Your name", { value: this.s.me.name, maxLength: 32, ok: "Rename" });
+    if (got === null) return;
+    const name = got.trim();
+    if (!name) return;
+    save(NAME_KEY, name);
+    this.conn.request("rename", { name });
+  }
+
+  private async copyLink(): Promise<void> {
+    const url = `${location.origin}/r/${this.s.code}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      toast("Link copied: send it to your friends.", "info");
+    } catch {
+      await prompt("Copy this link", { value: url, ok: "Done" });
+    }
+  }
+
+  help(): void {
+    const rows: [string, string][] = [
+      ["Drag", "move a card; drop on a pile, a zone, your hand or another card"],
+      ["Drag the count badge / Shift+drag", "move a whole pile"],
+      ["Shift while dropping from your hand", "play the card face down"],
+      ["Double-click, F", "flip a card (Shift+F: the whole pile)"],
+      ["R / Shift+R", "rotate 90° right / left"],
+      ["S", "shuffle the pile under the pointer"],
+      ["D", "draw a card from the pile under the pointer"],
+      ["Drag on the empty table, Ctrl+click", "select several"],
+      ["Right-click, long-press", "more: deal, split, spread, lock…"],
+      ["Wheel, pinch, + / − / 0", "zoom in and out; drag the table with the middle button or a finger"],
+      ["Ctrl+Z", "undo your last move"],
+    ];
+    const close = h("button", { type: "button", class: "primary", "data-testid": "help-close" }, "Close");
+    const modal = h(
+      "div",
+      { class: "modal", "data-testid": "help-dialog" },
+      h(
+        "div",
+        { class: "modal-box help" },
+        h("h2", {}, "How to play"),
+        h("dl", {}, rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
+        h("div", { class: "modal-buttons" }, close),
+      ),
+    );
+    const done = () => modal.remove();
+    close.addEventListener("click", done);
+    modal.addEventListener("keydown", (e) => e.key === "Escape" && done());
+    modal.addEventListener("pointerdown", (e) => e.target === modal && done());
+    document.body.appendChild(modal);
+    close.focus();
+  }
+
+  /** Forget this room's player (used by "join as someone new"). */
+  forgetToken(): void {
+    save(tokenKey(this.s.code), null);
+  }
+
+  /** Re-render everything (e.g. after the state was replaced). */
+  refresh(): void {
+    recompute(this.s);
+    this.changed();
+  }
+}

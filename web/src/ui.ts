@@ -1,0 +1,153 @@
+// Generic UI pieces: context menu, prompt dialog, toasts, full-page screens. Text only.
+
+import { h } from "./dom";
+
+export interface MenuItem {
+  label: string;
+  key?: string;
+  action: () => void;
+  testid: string;
+  danger?: boolean;
+}
+
+let openMenuEl: HTMLElement | null = null;
+
+export function closeMenu(): void {
+  openMenuEl?.remove();
+  openMenuEl = null;
+}
+
+export function showMenu(title: string, items: (MenuItem | null)[], clientX: number, clientY: number): void {
+  closeMenu();
+  const list = h("div", { class: "menu", role: "menu", "data-testid": "context-menu" });
+  if (title) list.appendChild(h("div", { class: "menu-title" }, title));
+  for (const it of items) {
+    if (!it) {
+      list.appendChild(h("div", { class: "menu-sep" }));
+      continue;
+    }
+    const b = h(
+      "button",
+      { type: "button", role: "menuitem", class: it.danger ? "danger" : "", "data-testid": `menu-${it.testid}` },
+      h("span", {}, it.label),
+      it.key ? h("kbd", {}, it.key) : null,
+    );
+    b.addEventListener("click", (e) => {
+      e.stopPropagation();
+      closeMenu();
+      it.action();
+    });
+    list.appendChild(b);
+  }
+  document.body.appendChild(list);
+  const r = list.getBoundingClientRect();
+  const x = Math.max(4, Math.min(clientX, window.innerWidth - r.width - 4));
+  const y = Math.max(4, Math.min(clientY, window.innerHeight - r.height - 4));
+  list.style.left = `${x}px`;
+  list.style.top = `${y}px`;
+  openMenuEl = list;
+  (list.querySelector("button") as HTMLButtonElement | null)?.focus({ preventScroll: true });
+}
+
+document.addEventListener("pointerdown", (e) => {
+  if (openMenuEl && !openMenuEl.contains(e.target as Node)) closeMenu();
+});
+
+export function dialogOpen(): boolean {
+  return !!document.querySelector(".modal");
+}
+
+/** Ask for a value in a small modal. Resolves to the text, or null when cancelled. */
+export function prompt(
+  title: string,
+  opts: { value?: string; type?: "text" | "number"; min?: number; max?: number; ok?: string; hint?: string; maxLength?: number } = {},
+): Promise<string | null> {
+  return new Promise((resolve) => {
+    const input = h("input", {
+      type: opts.type || "text",
+      value: opts.value ?? "",
+      "data-testid": "prompt-input",
+      min: opts.min,
+      max: opts.max,
+      maxlength: opts.maxLength,
+      autocomplete: "off",
+    });
+    const ok = h("button", { type: "submit", class: "primary", "data-testid": "prompt-ok" }, opts.ok || "OK");
+    const cancel = h("button", { type: "button", "data-testid": "prompt-cancel" }, "Cancel");
+    const form = h(
+      "form",
+      { class: "modal-box" },
+      h("h2", {}, title),
+      opts.hint ? h("p", { class: "hint" }, opts.hint) : null,
+      input,
+      h("div", { class: "modal-buttons" }, cancel, ok),
+    );
+    const modal = h("div", { class: "modal", "data-testid": "prompt" }, form);
+    const done = (v: string | null) => {
+      modal.remove();
+      resolve(v);
+    };
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      done(input.value);
+    });
+    cancel.addEventListener("click", () => done(null));
+    modal.addEventListener("pointerdown", (e) => {
+      if (e.target === modal) done(null);
+    });
+    modal.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") done(null);
+      e.stopPropagation();
+    });
+    document.body.appendChild(modal);
+    input.focus();
+    input.select();
+  });
+}
+
+let toastBox: HTMLElement | null = null;
+
+export function toast(text: string, kind: "error" | "info" = "info", ms = 4000): void {
+  if (!toastBox || !toastBox.isConnected) {
+    toastBox = h("div", { class: "toasts", role: "status", "aria-live": "polite" });
+    document.body.appendChild(toastBox);
+  }
+  const t = h("div", { class: `toast ${kind}`, "data-testid": "toast" }, text);
+  toastBox.appendChild(t);
+  while (toastBox.children.length > 4) toastBox.firstElementChild?.remove();
+  window.setTimeout(() => {
+    t.classList.add("gone");
+    window.setTimeout(() => t.remove(), 400);
+  }, ms);
+}
+
+/** A full-page message that replaces the table (room not found, disconnected, removed...). */
+export function screen(
+  testid: string,
+  title: string,
+  text: string,
+  buttons: { label: string; testid: string; action: () => void; primary?: boolean }[],
+): HTMLElement {
+  document.querySelector(".screen")?.remove();
+  const el = h(
+    "div",
+    { class: "screen", "data-testid": testid, role: "alertdialog" },
+    h(
+      "div",
+      { class: "screen-box" },
+      h("h1", {}, title),
+      h("p", {}, text),
+      h(
+        "div",
+        { class: "screen-buttons" },
+        buttons.map((b) => {
+          const btn = h("button", { type: "button", class: b.primary ? "primary" : "", "data-testid": b.testid }, b.label);
+          btn.addEventListener("click", b.action);
+          return btn;
+        }),
+      ),
+    ),
+  );
+  document.body.appendChild(el);
+  return el;
+}
