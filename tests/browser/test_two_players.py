@@ -1,0 +1,176 @@
+"""Two people in one room, each in their own browser context: create, join, drag, deal, flip."""
+
+from __future__ import annotations
+
+import json
+
+from tests.browser.conftest import (
+    BROWSER_TESTS,
+    center,
+    create_and_join,
+    drag,
+    dump,
+    shot,
+    table_point,
+    wait_js,
+)
+
+pytestmark = BROWSER_TESTS
+
+
+async def test_create_join_drag_and_flip(pages):
+    a, b, code = await create_and_join(pages)
+    assert (await dump(a))["me"]["seat"] == 0 and (await dump(b))["me"]["seat"] == 1
+    await b.wait_for_selector("[data-testid=seat-0] [data-testid=player-name]:text('Ana')")
+
+    # Ana drags the top card of the deck onto the empty table.
+    top = (await dump(a))
+    deck = next(o for o in top["objects"] if o["id"] == "deck")
+    card_id = deck["cards"][-1]
+    start = await center(a, f"[data-id='{card_id}']")
+    end = await table_point(a, 300, 250)
+    await drag(a, start, end)
+    # Optimistic: Ana's view moved at once; then both converge on the server's answer.
+    await wait_js(a, "s.objects.some(o => o.id === arg && o.parent === null)", card_id)
+    await wait_js(b, "s.server.some(o => o.id === arg && o.parent === null"
+                  " && o.x > 200 && o.x < 300)", card_id)
+    b_obj = next(o for o in (await dump(b))["server"] if o["id"] == card_id)
+    a_obj = next(o for o in (await dump(a))["server"] if o["id"] == card_id)
+    assert (a_obj["x"], a_obj["y"]) == (b_obj["x"], b_obj["y"])
+    assert "face" not in b_obj  # face down: nobody sees it
+    # Ben's page shows the card where Ana dropped it.
+    bx, by = await table_point(b, a_obj["x"], a_obj["y"])
+    for _ in range(60):  # the glide into place (slower on a loaded machine)
+        box = await b.locator(f"[data-id='{card_id}']").bounding_box()
+        if abs(box["x"] - bx) < 3 and abs(box["y"] - by) < 3:
+            break
+        await b.wait_for_timeout(50)
+    assert abs(box["x"] - bx) < 3 and abs(box["y"] - by) < 3
+
+    # Double-click flips it for everyone.
+    await a.dblclick(f"[data-id='{card_id}']")
+    await b.wait_for_selector(f"[data-id='{card_id}'][data-face]")
+    face = await b.get_attribute(f"[data-id='{card_id}']", "data-face")
+    assert await a.get_attribute(f"[data-id='{card_id}']", "data-face") == face
+    await wait_js(b, "s.log.some(l => l === 'Ana flipped a card')")
+
+    # F with the pointer over it flips it back.
+    await a.hover(f"[data-id='{card_id}']")
+    await a.keyboard.press("f")
+    await b.wait_for_selector(f"[data-id='{card_id}']:not([data-face])")
+
+    # Rotate with R.
+    await a.keyboard.press("r")
+    await wait_js(b, "s.server.some(o => o.id === arg && o.rot === 90)", card_id)
+
+    # Drop a second card on the first: they form a pile, with its count shown.
+    deck = next(o for o in (await dump(a))["objects"] if o["id"] == "deck")
+    second = deck["cards"][-1]
+    await drag(a, await center(a, f"[data-id='{second}']"),
+               await center(a, f"[data-id='{card_id}']"))
+    await wait_js(b, """s.server.some(o => o.t === 'stack' && o.cards.length === 2
+        && o.cards.includes(arg))""", card_id)
+    pile = next(o for o in (await dump(b))["server"] if o["t"] == "stack" and card_id in o["cards"])
+    await b.wait_for_selector(f"[data-testid=stack-count][data-stack='{pile['id']}']:text('2')")
+    await b.wait_for_selector("[data-testid=stack-count][data-stack=deck]:text('50')")
+
+    # Drag the whole pile by its count badge.
+    badge = await center(a, f"[data-testid=stack-count][data-stack='{pile['id']}']")
+    dest = await table_point(a, 1200, 700)
+    await drag(a, badge, dest)
+    await wait_js(b, "s.server.some(o => o.id === arg && o.x > 1000 && o.y > 550)", pile["id"])
+    await a.wait_for_timeout(300)
+    await shot(a, "two-players-ana")
+    await shot(b, "two-players-ben")
+
+
+async def test_deal_hands_show_only_own_faces(pages):
+    a, b, code = await create_and_join(pages)
+    # Shuffle and deal 5 each through the pile's context menu.
+    await a.click("[data-testid=stack-count][data-stack=deck]", button="right")
+    await a.click("[data-testid=menu-shuffle]")
+    await wait_js(b, "s.log.some(l => l === 'Ana shuffled Deck')")
+    await a.click("[data-testid=stack-count][data-stack=deck]", button="right")
+    await a.click("[data-testid=menu-deal]")
+    await a.fill("[data-testid=prompt-input]", "5")
+    await a.click("[data-testid=prompt-ok]")
+    for p in (a, b):
+        await wait_js(p, "s.log.some(l => l === 'Ana dealt 5 cards to each player')")
+        await p.wait_for_selector("[data-testid=card][data-where=hand][data-face] >> nth=4")
+    await b.wait_for_selector("[data-testid=hand-count-0]:text('5')")
+    await a.wait_for_selector("[data-testid=hand-count-1]:text('5')")
+
+    sa, sb = await dump(a), await dump(b)
+    hand_a = next(o for o in sa["server"] if o["id"] == "hand0")["cards"]
+    hand_b = next(o for o in sb["server"] if o["id"] == "hand1")["cards"]
+    faces = lambda s: {o["id"]: o["face"] for o in s["objects"] + s["server"]  # noqa: E731
+                       if o["t"] == "card" and "face" in o}
+    faces_a, faces_b = faces(sa), faces(sb)
+    assert set(hand_a) == set(faces_a) and set(hand_b) == set(faces_b)
+    # Nothing about the other seat's faces anywhere in the page: not the DOM, not the JS state.
+    for page, other_faces, state in ((a, faces_b, sa), (b, faces_a, sb)):
+        html = await page.content()
+        blob = json.dumps(state)
+        for face in other_faces.values():
+            assert f'data-face="{face}"' not in html
+            assert f'"face": "{face}"' not in blob
+    # The page shows its own hand along the bottom, faces up; the other hand only as a count.
+    assert await a.locator("[data-testid=card][data-where=hand]").count() == 5
+    assert await a.locator("[data-testid=card][data-where=away][data-face]").count() == 0
+    await a.wait_for_timeout(300)
+    await shot(a, "deal-ana")
+    await shot(b, "deal-ben")
+
+    # Reorder Ana's hand: drag the first card to the end.
+    first = hand_a[0]
+    last_box = await a.locator(f"[data-id='{hand_a[-1]}']").bounding_box()
+    await drag(a, await center(a, f"[data-id='{first}']"),
+               (last_box["x"] + last_box["width"] + 10, last_box["y"] + last_box["height"] / 2))
+    await wait_js(a, "s.server.find(o => o.id === 'hand0').cards.slice(-1)[0] === arg", first)
+
+    # Ana plays a card from her hand onto the discard pile: it lands face up for everyone.
+    played = hand_a[2]
+    face = faces_a[played]
+    await drag(a, await center(a, f"[data-id='{played}']"), await center(a, "[data-id=discard]"))
+    await b.wait_for_selector(f"[data-id='{played}'][data-face='{face}']")
+    await b.wait_for_selector("[data-testid=hand-count-0]:text('4')")
+
+    # Ben draws with D over the deck.
+    await b.hover("[data-testid=stack-count][data-stack=deck]")
+    await b.keyboard.press("d")
+    await b.wait_for_selector("[data-testid=card][data-where=hand][data-face] >> nth=5")
+    await a.wait_for_selector("[data-testid=hand-count-1]:text('6')")
+    await shot(b, "deal-ben-after-draw")
+
+
+async def test_live_drag_is_shown_to_others(pages, server):
+    """With a server that relays `drag` (a stand-in relay here), Ben sees Ana's drag live."""
+    from server.app import HANDLERS_KEY, SIO_KEY
+
+    sio, handlers = server.app[SIO_KEY], server.app[HANDLERS_KEY]
+
+    async def relay(sid, data):
+        s = handlers.sessions.get(sid)
+        if s is None or s.code is None or not isinstance(data, dict):
+            return
+        payload = {"by": s.player_id, "items": data.get("items", [])}
+        for key in ["spec", *(f"s{i}" for i in range(8))]:
+            await sio.emit("drag", payload, room=f"{s.code}/{key}", skip_sid=sid)
+
+    sio.on("drag", relay)
+    a, b, code = await create_and_join(pages)
+    await a.evaluate("window.__cardtable.room.conn.features.add('drag')")
+    card = next(o for o in (await dump(a))["objects"] if o["id"] == "deck")["cards"][-1]
+    before = await b.locator(f"[data-id='{card}']").bounding_box()
+    start = await center(a, f"[data-id='{card}']")
+    end = await table_point(a, 1300, 800)
+    await a.mouse.move(*start)
+    await a.mouse.down()
+    await a.mouse.move(*end, steps=15)
+    # Still dragging: Ben's copy follows although nothing is committed yet.
+    await b.wait_for_function(
+        "([id, x]) => document.querySelector(`[data-id='${id}']`).getBoundingClientRect().x > x",
+        arg=[card, before["x"] + 300])
+    assert next(o for o in (await dump(b))["server"] if o["id"] == card)["parent"] == "deck"
+    await a.mouse.up()
+    await wait_js(b, "s.server.some(o => o.id === arg && o.parent === null && o.x > 1100)", card)
