@@ -74,7 +74,8 @@ class Change:
 
 
 def new_id(prefix: str = "o") -> str:
-    return prefix + secrets.token_hex(5)
+    """64 random bits: collisions within a room are negligible (about 1e-16 for a shuffle)."""
+    return prefix + secrets.token_hex(8)
 
 
 class _Ctx:
@@ -261,6 +262,7 @@ def _move_card(ctx: _Ctx, actor: Actor, card: Card, op: O.Move) -> str:
         if isinstance(dest, Card):
             if dest.parent is not None or dest.id == card.id:
                 raise CardtableError(INVALID_MOVE, "Drop onto a loose card to make a pile.")
+            _check_unlocked(dest)
             ctx.touch(dest)
             pile = Stack(id=new_id("s"), x=dest.x, y=dest.y, z=ctx.top_z(), rot=dest.rot)
             ctx.add(pile)

@@ -10,14 +10,14 @@ TEMPLATES = ("blank", "standard", "standard-jokers")
 
 
 def _deck(table: Table, faces: list[str], x: float, y: float) -> None:
-    deck = Stack(id="deck", holder=True, label="Deck", x=x, y=y, w=110, h=150, z=1)
+    deck = Stack(id="deck", holder=True, label="Deck", x=x, y=y, w=110.0, h=150.0, z=1)
     for face in faces:
         card = Card(id=new_id("c"), face=face, parent=deck.id, x=x, y=y)
         table.objects[card.id] = card
         deck.cards.append(card.id)
     table.objects[deck.id] = deck
     table.objects["discard"] = Stack(id="discard", holder=True, label="Discard",
-                                     x=x + 160, y=y, w=110, h=150, z=2)
+                                     x=x + 160, y=y, w=110.0, h=150.0, z=2)
     table.zmax = 2
 
 
