@@ -6,8 +6,10 @@ skipping: a green CI must mean those tests ran.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -77,6 +79,17 @@ class RunningServer:
     async def client(self) -> TableClient:
         return await TableClient(self.url).connect()
 
+    async def stop(self, timeout: float = 20.0) -> None:
+        """Shut the server down; if that hangs, say what is stuck instead of hanging the suite."""
+        try:
+            await asyncio.wait_for(self.runner.cleanup(), timeout)
+        except TimeoutError:
+            out = sys.__stderr__
+            print(f"\n!! server shutdown took over {timeout} s; tasks still pending:", file=out)
+            for task in asyncio.all_tasks():
+                print(" ", task, file=out)
+                task.print_stack(limit=8, file=out)
+
 
 async def start_server(config: Config) -> RunningServer:
     app = create_app(config)
@@ -94,7 +107,7 @@ async def start_server(config: Config) -> RunningServer:
 async def server(redis_server: EmbeddedRedis) -> AsyncIterator[RunningServer]:
     running = await start_server(make_config(redis_server.url))
     yield running
-    await running.runner.cleanup()
+    await running.stop()
 
 
 @pytest.fixture

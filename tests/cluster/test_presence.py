@@ -17,7 +17,7 @@ async def quick_server(redis_server):
     srv = await start_server(make_config(redis_server.url, grace_seconds=1.5,
                                          heartbeat_seconds=0.2))
     yield srv
-    await srv.runner.cleanup()
+    await srv.stop()
 
 
 def status_of(client: TableClient, name: str) -> str | None:
@@ -108,7 +108,7 @@ async def test_idle_rooms_expire(redis_server):
         assert err.value.code == "room_not_found"
         await c.close()
     finally:
-        await srv.runner.cleanup()
+        await srv.stop()
 
 
 async def test_room_creation_is_rate_limited_per_address(private_redis):
@@ -123,4 +123,4 @@ async def test_room_creation_is_rate_limited_per_address(private_redis):
         assert [s for s, _ in statuses] == [201, 201, 201, 429, 429]
         assert statuses[-1][1] == "rate_limited"
     finally:
-        await srv.runner.cleanup()
+        await srv.stop()

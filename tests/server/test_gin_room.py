@@ -198,4 +198,4 @@ async def test_computer_opponent_plays_its_turns(redis_server):
         assert any(line.startswith("Computer 2 ") for line in me.log)
         await me.close()
     finally:
-        await srv.runner.cleanup()
+        await srv.stop()

@@ -64,7 +64,7 @@ class Arena:
     async def stop(self) -> None:
         for c in [self.fuzzer, *self.others]:
             await c.close()
-        await self.server.runner.cleanup()
+        await self.server.stop()
 
     async def ids(self) -> list[str]:
         table = await server_table(self.server, self.code)
@@ -199,7 +199,7 @@ async def test_rate_limit_per_connection_keeps_connection(redis_server):
         assert (await c.op("flip", id="deck"))["v"] > 0
         await c.close()
     finally:
-        await srv.runner.cleanup()
+        await srv.stop()
 
 
 async def test_join_attempts_are_rate_limited_per_address(private_redis):
@@ -216,4 +216,4 @@ async def test_join_attempts_are_rate_limited_per_address(private_redis):
         assert codes == ["room_not_found"] * 5 + ["rate_limited"] * 2
         await c.close()
     finally:
-        await srv.runner.cleanup()
+        await srv.stop()
