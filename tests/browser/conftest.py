@@ -42,10 +42,11 @@ BROWSER_TESTS = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def server(redis_server: Any) -> AsyncIterator[RunningServer]:
-    """The real server, once for all browser tests (overrides the per-test one)."""
-    running = await start_server(make_config(redis_server.url))
+    """The real server, once for all browser tests (overrides the per-test one). Computer players
+    move after 0.15 s instead of 0.8 s, so that a hand against one fits in a short test."""
+    running = await start_server(make_config(redis_server.url, bot_delay_seconds=0.15))
     yield running
-    await running.runner.cleanup()
+    await running.stop()
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
@@ -146,16 +147,25 @@ async def table_point(page: Any, x: float, y: float) -> tuple[float, float]:
     return float(got[0]), float(got[1])
 
 
+async def settled(page: Any, timeout: float = 10_000) -> None:
+    """Wait until nothing on the page is animating (cards glide, panels slide, toasts fade):
+    before a screenshot, or before grabbing something that may still be moving. Two animation
+    frames first, so that a render already scheduled (state changes draw on the next frame) has
+    started its transitions."""
+    await page.evaluate(
+        "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    await page.wait_for_function(
+        "() => document.getAnimations().every(a => a.playState !== 'running'"
+        " || (a.effect && a.effect.getTiming().iterations === Infinity))",
+        timeout=timeout)
+
+
 async def center(page: Any, selector: str) -> tuple[float, float]:
     """The centre of an element once it stopped moving (objects glide into place)."""
     loc = page.locator(selector).first
+    await loc.wait_for()
+    await settled(page)
     box = await loc.bounding_box()
-    for _ in range(40):
-        await page.wait_for_timeout(40)
-        again = await loc.bounding_box()
-        if box is not None and again == box:
-            break
-        box = again
     assert box is not None, f"{selector} is not visible"
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 

@@ -13,6 +13,7 @@ from tests.browser.conftest import (
     drag,
     dump,
     enter_room,
+    settled,
     shot,
     table_point,
     wait_js,
@@ -72,7 +73,7 @@ async def test_offline_then_back_resyncs_and_converges(pages):
     assert table_of(sa) == table_of(sb)
     assert "Ana dealt 3 cards to each player" in sb["log"]
     await b.wait_for_selector("[data-testid=card][data-where=hand][data-face] >> nth=2")
-    await b.wait_for_timeout(300)
+    await settled(b)
     await shot(b, "back-online-ben")
 
 

@@ -8,6 +8,7 @@ from tests.browser.conftest import (
     create_and_join,
     drag,
     dump,
+    settled,
     shot,
     table_point,
     wait_js,
@@ -54,11 +55,11 @@ async def test_pile_menus_and_multi_select(pages):
     await b.wait_for_function(
         "id => document.querySelectorAll(`[data-parent='${id}'][data-face]`).length === 26",
         arg=pile["id"])
-    await b.wait_for_timeout(300)
+    await settled(b)
     await shot(b, "row-ben")
     await menu(a, pile_badge, "layout")
     await wait_js(a, "s.server.some(o => o.id === arg && o.layout === 'pile')", pile["id"])
-    await a.wait_for_timeout(400)  # let the row glide back before grabbing near it
+    await settled(a)  # let the row glide back before grabbing near it
 
     # Two loose cards, selected with a rubber band and dragged together.
     ids = []
@@ -84,7 +85,8 @@ async def test_pile_menus_and_multi_select(pages):
     # Undo the last flip... (only the last operation of Ana's, if nobody touched it since).
     await a.click("[data-testid=undo]")
     await wait_js(b, "s.log.includes('Ana undid their last move')")
-    await a.wait_for_timeout(300)
+    await wait_js(a, "s.log.includes('Ana undid their last move')")
+    await settled(a)
     await shot(a, "menus-ana")
 
 

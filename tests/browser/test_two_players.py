@@ -10,6 +10,7 @@ from tests.browser.conftest import (
     create_and_join,
     drag,
     dump,
+    settled,
     shot,
     table_point,
     wait_js,
@@ -40,12 +41,10 @@ async def test_create_join_drag_and_flip(pages):
     assert "face" not in b_obj  # face down: nobody sees it
     # Ben's page shows the card where Ana dropped it.
     bx, by = await table_point(b, a_obj["x"], a_obj["y"])
-    for _ in range(60):  # the glide into place (slower on a loaded machine)
-        box = await b.locator(f"[data-id='{card_id}']").bounding_box()
-        if abs(box["x"] - bx) < 3 and abs(box["y"] - by) < 3:
-            break
-        await b.wait_for_timeout(50)
-    assert abs(box["x"] - bx) < 3 and abs(box["y"] - by) < 3
+    await b.wait_for_function(  # the glide into place (slower on a loaded machine)
+        """([id, x, y]) => { const r = document.querySelector(`[data-id='${id}']`)
+            .getBoundingClientRect(); return Math.abs(r.x - x) < 3 && Math.abs(r.y - y) < 3; }""",
+        arg=[card_id, bx, by])
 
     # Double-click flips it for everyone.
     await a.dblclick(f"[data-id='{card_id}']")
@@ -79,7 +78,8 @@ async def test_create_join_drag_and_flip(pages):
     dest = await table_point(a, 1200, 700)
     await drag(a, badge, dest)
     await wait_js(b, "s.server.some(o => o.id === arg && o.x > 1000 && o.y > 550)", pile["id"])
-    await a.wait_for_timeout(300)
+    await settled(a)
+    await settled(b)
     await shot(a, "two-players-ana")
     await shot(b, "two-players-ben")
 
@@ -117,7 +117,8 @@ async def test_deal_hands_show_only_own_faces(pages):
     # The page shows its own hand along the bottom, faces up; the other hand only as a count.
     assert await a.locator("[data-testid=card][data-where=hand]").count() == 5
     assert await a.locator("[data-testid=card][data-where=away][data-face]").count() == 0
-    await a.wait_for_timeout(300)
+    await settled(a)
+    await settled(b)
     await shot(a, "deal-ana")
     await shot(b, "deal-ben")
 

@@ -7,6 +7,7 @@ from tests.browser.conftest import (
     create_and_join,
     dump,
     enter_room,
+    settled,
     shot,
     wait_js,
 )
@@ -58,7 +59,7 @@ async def test_chips_counters_and_dice(pages):
     await a.fill("[data-testid=prompt-input]", "-7")
     await a.click("[data-testid=prompt-ok]")
     await b.wait_for_selector(f"{counter_el} [data-testid=counter-value]:text-is('-7')")
-    await b.wait_for_timeout(300)
+    await settled(b)
     await shot(b, "widgets-ben")
 
 
@@ -96,7 +97,7 @@ async def test_user_text_is_rendered_as_text(pages):
         assert await page.locator("#app b, #app script, #app svg").count() == 0
     await wait_js(a, "s.log.some(l => l.includes(arg))", nasty)
     assert await a.locator("[data-testid=log-line]", has_text=nasty).count() >= 1
-    await a.wait_for_timeout(300)
+    await settled(a)
     await shot(a, "text-as-text")
     assert dialogs == []
 
@@ -155,7 +156,7 @@ async def test_phone_touch(pages):
     await phone.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     await phone.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     await a.wait_for_selector(f"[data-id='{nxt}'][data-face]")
-    await phone.wait_for_timeout(300)
+    await settled(phone)
     await shot(phone, "phone-table")
 
     # Two fingers spread apart zoom the table in around them.
@@ -169,7 +170,7 @@ async def test_phone_touch(pages):
             {"x": mid[0] + 20 + 12 * i, "y": mid[1], "id": 2}]})
     await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     await phone.wait_for_function("() => window.__cardtable.room.r.geom.vp.zoom > 2")
-    await phone.wait_for_timeout(300)
+    await settled(phone)
     width1 = (await phone.locator(f"[data-id='{nxt}']").bounding_box())["width"]
     assert width1 > 2 * width0
     await shot(phone, "phone-zoomed")
@@ -177,7 +178,9 @@ async def test_phone_touch(pages):
     await phone.wait_for_function("() => window.__cardtable.room.r.geom.vp.zoom === 1")
     # The players panel opens from the top bar on a narrow screen.
     await phone.click("[data-testid=panel-toggle]")
-    await phone.wait_for_timeout(300)
+    await phone.wait_for_function(
+        "() => document.querySelector('.room').classList.contains('panel-open')")
+    await settled(phone)
     await shot(phone, "phone-panel")
     name = phone.locator("[data-testid=seat-2] [data-testid=player-name]")
     assert await name.text_content() == "Cy"

@@ -8,7 +8,7 @@ import { type Pending, type State, recompute } from "./state";
 import type { Ack, Delta, Joined, Op, Player, ServerError, Snapshot } from "./types";
 import { load, rememberRoom, save, tokenKey } from "./util";
 
-export type Fatal = "not-found" | "full" | "removed" | "bad-name" | "gave-up";
+export type Fatal = "not-found" | "full" | "locked" | "removed" | "bad-name" | "gave-up";
 
 export interface Hooks {
   /** Something in the state changed: render (batched by the caller). */
@@ -172,6 +172,11 @@ export class Conn {
     s.v = d.v;
     s.seats = d.seats;
     s.template = d.template;
+    s.locked = !!d.locked;
+    // The room's recent log, the first time we see the room (later snapshots keep ours).
+    const log = (d as unknown as { log?: unknown }).log;
+    if (!s.log.length && Array.isArray(log)) for (const l of log.slice(-50)) if (typeof l === "string") s.log.push({ text: l, at: Date.now() });
+    s.game = d.game ?? null;
     const features = (d as unknown as { features?: unknown }).features;
     if (Array.isArray(features)) for (const f of features) if (typeof f === "string") this.features.add(f);
     this.setPlayers(d.players);
@@ -198,6 +203,8 @@ export class Conn {
       this.held.delete(next.v);
       applyDelta(s.server, next);
       if (next.players) this.setPlayers(next.players);
+      if (next.locked !== undefined) s.locked = next.locked;
+      if (next.game !== undefined) s.game = next.game;
       if (next.log) s.log.push({ text: next.log, at: Date.now() });
       s.v = next.v;
       applied.push(next);
@@ -303,8 +310,8 @@ export class Conn {
     this.dragNext = null;
   }
 
-  /** A non-table request (`seat`, `rename`); errors come back as notices. */
-  request(event: "seat" | "rename", payload: Record<string, unknown>): void {
+  /** A non-table request (`seat`, `rename`, `game`, `host`); errors come back as notices. */
+  request(event: "seat" | "rename" | "game" | "host", payload: Record<string, unknown>): void {
     if (!this.isJoined) {
       this.hooks.notice("Not connected: try again in a moment.", "error");
       return;
@@ -357,6 +364,10 @@ export class Conn {
       case "room_full":
         this.stop();
         this.hooks.fatal("full", e.message);
+        return;
+      case "room_locked":
+        this.stop();
+        this.hooks.fatal("locked", e.message);
         return;
       case "bad_request":
         this.stop();

@@ -24,6 +24,10 @@ export interface DragHost {
   setView(vp: ViewPort): void;
   /** Tell the others where our drag is (table coordinates). */
   shareDrag(items: { id: string; x: number; y: number }[]): void;
+  /** A drag of these objects started (null: it ended), e.g. to light up legal targets. */
+  dragHint?(ids: string[] | null): void;
+  /** A click on an object: true when it was used (e.g. picking a card to knock with). */
+  pick?(id: string): boolean;
 }
 
 interface Grab {
@@ -189,6 +193,7 @@ export function bindDrag(host: DragHost): void {
     }
     p.started = p.items.length > 0;
     if (p.started) {
+      host.dragHint?.(p.items.map((it) => it.id));
       stage.classList.add("is-dragging");
       try {
         stage.setPointerCapture(p.pointerId);
@@ -276,6 +281,7 @@ export function bindDrag(host: DragHost): void {
       }).ops;
     }
     host.shareDrag([]);
+    host.dragHint?.(null);
     for (const it of p.items) for (const m of it.els) m.el.classList.remove("dragging");
     host.r.dragging.clear();
     host.r.forget(p.items.flatMap((it) => it.els.map((m) => m.el.dataset.id || `badge:${m.el.dataset.stack}`)));
@@ -293,6 +299,7 @@ export function bindDrag(host: DragHost): void {
       }
       return;
     }
+    if (g.kind === "card" && !p.additive && host.pick?.(g.id)) return;
     const now = performance.now();
     const o = s.view.get(g.id);
     if (o?.t === "die" && !p.additive) {

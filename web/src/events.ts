@@ -38,6 +38,7 @@ export function bindKeys(room: Room): void {
         break;
       }
       case "escape":
+        if (room.game.escape()) break;
         room.s.selected.clear();
         room.changed();
         break;

@@ -2,6 +2,7 @@
 
 import { backUrl, faceUrl } from "./cards";
 import { h, setText } from "./dom";
+import { optionFields } from "./game";
 import { load, NAME_KEY, normalizeCode, prettyCode, recentRooms, save, timeAgo } from "./util";
 
 export function showHome(root: HTMLElement): void {
@@ -25,16 +26,29 @@ export function showHome(root: HTMLElement): void {
   );
   const seats = h("select", { id: "seats", "data-testid": "seats-select" });
   for (let n = 1; n <= 8; n++) seats.appendChild(h("option", { value: n, selected: n === 4 }, `${n} seat${n > 1 ? "s" : ""}`));
+  const game = h(
+    "select",
+    { id: "game", "data-testid": "game-select" },
+    h("option", { value: "" }, "Free play (any game, no rules)"),
+    h("option", { value: "gin_rummy" }, "Gin Rummy (2 players, scored)"),
+  );
+  const opts = optionFields();
+  const freeFields = h("div", { class: "fields" }, h("label", { for: "template" }, "Cards"), template, h("label", { for: "seats" }, "Seats"), seats);
+  const gameFields = h("div", { class: "fields", hidden: true }, opts.el);
+  game.addEventListener("change", () => {
+    freeFields.hidden = game.value !== "";
+    gameFields.hidden = game.value === "";
+  });
   const createErr = h("p", { class: "err", "data-testid": "create-error", role: "alert" });
   const create = h("button", { type: "submit", class: "primary", "data-testid": "create-room" }, "Create a room");
   const createForm = h(
     "form",
     { class: "box" },
     h("h2", {}, "Start a table"),
-    h("label", { for: "template" }, "Cards"),
-    template,
-    h("label", { for: "seats" }, "Seats"),
-    seats,
+    h("label", { for: "game" }, "Game"),
+    game,
+    freeFields,
+    gameFields,
     create,
     createErr,
   );
@@ -47,7 +61,7 @@ export function showHome(root: HTMLElement): void {
       const resp = await fetch("/api/rooms", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ template: template.value, seats: Number(seats.value) }),
+        body: JSON.stringify(game.value ? { game: game.value, options: opts.values() } : { template: template.value, seats: Number(seats.value) }),
       });
       const body = await resp.json();
       if (!resp.ok) throw new Error(body.message || "Could not create a room.");

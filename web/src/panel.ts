@@ -1,5 +1,6 @@
 // The side panel: seats and players (names, seat colours, presence, hand counts, take/leave a
-// seat, rename yourself), spectators, and the room log. Names are text nodes, never HTML.
+// seat, rename yourself), spectators, the host's controls (lock the room, remove a player, rules
+// on/off, seat a computer player), and the room log. Names are text nodes, never HTML.
 
 import { h } from "./dom";
 import type { State } from "./state";
@@ -10,6 +11,19 @@ export interface PanelActions {
   sit(seat: number): void;
   leave(): void;
   rename(): void;
+  /** Host only: */
+  lock(locked: boolean): void;
+  remove(player: Player): void;
+  bot(seat: number): void;
+  rulesOn(): void;
+  rulesOff(): void;
+  newGame(): void;
+}
+
+/** How many seats play in the room's game (Gin Rummy: 2), 0 in free play. */
+function gamePlayers(s: State): number {
+  const counts = s.game?.view?.hand_counts;
+  return Array.isArray(counts) ? counts.length : s.game ? s.seats : 0;
 }
 
 const STATUS_TEXT: Record<string, string> = { online: "online", reconnecting: "reconnecting…", away: "away" };
@@ -21,6 +35,8 @@ export class Panel {
   private specTitle: HTMLElement;
   private logEl: HTMLElement;
   private meEl: HTMLElement;
+  private hostEl: HTMLElement;
+  private lockedEl: HTMLElement;
   private key = "";
   private logCount = 0;
 
@@ -29,11 +45,13 @@ export class Panel {
     this.specTitle = h("h3", {}, "Spectators");
     this.specEl = h("ul", { class: "spectators", "data-testid": "spectators" });
     this.meEl = h("div", { class: "me-controls" });
+    this.hostEl = h("div", { class: "host-controls", "data-testid": "host-controls", hidden: true });
+    this.lockedEl = h("span", { class: "locked-badge", "data-testid": "room-locked", title: "The host closed the room to new players", hidden: true }, "Locked");
     this.logEl = h("ol", { class: "log", "data-testid": "log" });
     this.el = h(
       "aside",
       { class: "panel", "data-testid": "panel" },
-      h("section", { class: "players" }, h("h2", {}, "Players"), this.seatsEl, this.specTitle, this.specEl, this.meEl),
+      h("section", { class: "players" }, h("h2", {}, "Players", this.lockedEl), this.seatsEl, this.specTitle, this.specEl, this.meEl, this.hostEl),
       h("section", { class: "log-box" }, h("h2", {}, "Room log"), this.logEl),
     );
   }
@@ -44,7 +62,8 @@ export class Panel {
       const hand = s.view.get(`hand${seat}`);
       counts.push(hand && hand.t === "hand" ? hand.cards.length : 0);
     }
-    const key = JSON.stringify([s.players, counts, s.me.player, s.me.seat, s.seats, s.conn]);
+    const game = s.game ? [s.game.name, s.game.title, s.game.options, gamePlayers(s)] : null;
+    const key = JSON.stringify([s.players, counts, s.me.player, s.me.seat, s.seats, s.conn, s.locked, game]);
     if (key !== this.key) {
       this.key = key;
       this.renderPlayers(s, counts);
@@ -66,6 +85,9 @@ export class Panel {
   }
 
   private renderPlayers(s: State, counts: number[]): void {
+    const iAmHost = !!s.players.find((p) => p.id === s.me.player)?.host;
+    const players = gamePlayers(s);
+    this.lockedEl.hidden = !s.locked;
     const bySeat = new Map<number, Player>();
     for (const p of s.players) if (p.seat !== null) bySeat.set(p.seat, p);
     const rows: HTMLElement[] = [];
@@ -90,6 +112,7 @@ export class Panel {
       if (p) {
         // Our own line shows our connection as we see it.
         const status = mine && s.conn !== "online" ? "reconnecting" : p.status || "online";
+        if (p.bot) li.classList.add("bot");
         li.append(
           swatch,
           h(
@@ -100,9 +123,11 @@ export class Panel {
               { class: "line" },
               h("span", { class: "pname", "data-testid": "player-name" }, p.name),
               mine ? h("span", { class: "you" }, "(you)") : null,
-              p.host ? h("span", { class: "host", title: "Created the room" }, "★") : null,
+              p.host ? h("span", { class: "host", title: "The host: created the room" }, "★") : null,
             ),
-            h("span", { class: `status ${status}`, "data-testid": "player-status", "data-status": status }, STATUS_TEXT[status] || status),
+            p.bot
+              ? h("span", { class: "badge-computer", "data-testid": "bot-badge", title: "A computer player: the server plays its turns" }, "computer")
+              : h("span", { class: `status ${status}`, "data-testid": "player-status", "data-status": status }, STATUS_TEXT[status] || status),
           ),
           hand,
         );
@@ -110,11 +135,19 @@ export class Panel {
           const leave = h("button", { type: "button", class: "small", "data-testid": "leave-seat", title: "Leave your seat and watch" }, "Leave");
           leave.addEventListener("click", () => this.actions.leave());
           li.appendChild(leave);
+        } else if (iAmHost) {
+          li.appendChild(this.removeButton(p));
         }
       } else {
         const sit = h("button", { type: "button", class: "small", "data-testid": `sit-${seat}` }, "Sit here");
         sit.addEventListener("click", () => this.actions.sit(seat));
-        li.append(swatch, h("span", { class: "who" }, h("span", { class: "pname empty-seat" }, `Seat ${seat + 1} — empty`)), hand, sit);
+        const btns = h("span", { class: "seat-buttons" }, sit);
+        if (iAmHost && s.game && seat < players) {
+          const bot = h("button", { type: "button", class: "small", "data-testid": `bot-${seat}`, title: "Seat a computer player here" }, "Computer");
+          bot.addEventListener("click", () => this.actions.bot(seat));
+          btns.appendChild(bot);
+        }
+        li.append(swatch, h("span", { class: "who" }, h("span", { class: "pname empty-seat" }, `Seat ${seat + 1} — empty`)), hand, btns);
       }
       rows.push(li);
     }
@@ -131,15 +164,50 @@ export class Panel {
           h("span", { class: "pname", "data-testid": "player-name" }, p.name),
           p.id === s.me.player ? h("span", { class: "you" }, " (you)") : null,
           h("span", { class: `status ${status}`, "data-status": status }, STATUS_TEXT[status] || status),
+          iAmHost && p.id !== s.me.player ? this.removeButton(p) : null,
         );
       }),
     );
+    this.renderHost(s, iAmHost);
 
     const rename = h("button", { type: "button", class: "small", "data-testid": "rename" }, "Rename");
     rename.addEventListener("click", () => this.actions.rename());
     const meName = s.players.find((p) => p.id === s.me.player)?.name || s.me.name;
     const label = h("span", { class: "me-name" }, "You are ", h("strong", { "data-testid": "my-name" }, meName));
     this.meEl.replaceChildren(label, rename);
+  }
+
+  private removeButton(p: Player): HTMLElement {
+    const b = h("button", { type: "button", class: "small danger", "data-testid": "remove-player", title: `Remove ${p.name} from the room` }, "Remove");
+    b.addEventListener("click", () => this.actions.remove(p));
+    return b;
+  }
+
+  private renderHost(s: State, iAmHost: boolean): void {
+    this.hostEl.hidden = !iAmHost;
+    if (!iAmHost) {
+      this.hostEl.replaceChildren();
+      return;
+    }
+    const btn = (testid: string, label: string, title: string, fn: () => void) => {
+      const b = h("button", { type: "button", class: "small", "data-testid": testid, title }, label);
+      b.addEventListener("click", fn);
+      return b;
+    };
+    const lock = s.locked
+      ? btn("host-unlock", "Unlock room", "Let new players join again", () => this.actions.lock(false))
+      : btn("host-lock", "Lock room", "Nobody new can join (players who left can come back)", () => this.actions.lock(true));
+    const rules = s.game
+      ? [
+          btn("host-new-game", "New game", `Start a fresh game of ${s.game.title}`, () => this.actions.newGame()),
+          btn("host-rules-off", "Rules off", "Back to free play: the cards stay where they are", () => this.actions.rulesOff()),
+        ]
+      : [btn("host-rules-on", "Play Gin Rummy…", "Turn on Gin Rummy rules and scoring: the table is dealt afresh", () => this.actions.rulesOn())];
+    this.hostEl.replaceChildren(
+      h("h3", {}, "Host"),
+      h("div", { class: "host-row" }, h("span", { class: "host-state", "data-testid": "room-state" }, s.locked ? "Room locked" : "Room open"), lock),
+      h("div", { class: "host-row" }, h("span", { class: "host-state", "data-testid": "rules-state" }, s.game ? `Rules: ${s.game.title}` : "Free play"), ...rules),
+    );
   }
 
 }

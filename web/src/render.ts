@@ -280,7 +280,7 @@ export class Renderer {
     }
     el.dataset.count = String(o.cards.length);
     toggleClass(el, "empty", !o.cards.length);
-    const key = `${box.x}|${box.y}|${box.w}|${box.h}|${o.rot}|${z}|${g.s}`;
+    const key = `${box.x}|${box.y}|${box.w}|${box.h}|${o.rot}|${z}|${g.s}|${g.ox}|${g.oy}`;
     if (rec.key === key || this.held(o.id)) return;
     rec.key = key;
     el.style.width = `${box.w * g.s}px`;

@@ -5,12 +5,13 @@ import { isCard, isStack, spotNear, stackBox } from "./board";
 import { h, setText } from "./dom";
 import { bindDrag, type DragHost } from "./drag";
 import { bindKeys, openMenu } from "./events";
+import { GameUI, optionFields } from "./game";
 import { FIT, type ViewPort, zoomAt } from "./geom";
 import { Panel } from "./panel";
 import { Renderer } from "./render";
 import { dump, newState, recompute, type State } from "./state";
-import type { Op } from "./types";
-import { closeMenu, prompt, screen, toast } from "./ui";
+import type { GameAction, Op, Player } from "./types";
+import { closeMenu, confirmDialog, prompt, screen, toast } from "./ui";
 import { forgetRoom, NAME_KEY, prettyCode, save, tokenKey } from "./util";
 
 const SUITS = ["C", "D", "H", "S"];
@@ -24,7 +25,9 @@ export class Room implements DragHost {
   readonly r: Renderer;
   readonly conn: Conn;
   readonly panel: Panel;
+  readonly game: GameUI;
   readonly root: HTMLElement;
+  private addBtn: HTMLElement | null = null;
   closed = false;
   private banner: HTMLElement;
   private frame = 0;
@@ -36,10 +39,17 @@ export class Room implements DragHost {
       sit: (seat) => this.conn.request("seat", { seat }),
       leave: () => this.conn.request("seat", { seat: null }),
       rename: () => void this.renameMe(),
+      lock: (locked) => this.conn.request("host", { action: locked ? "lock" : "unlock" }),
+      remove: (p) => void this.removePlayer(p),
+      bot: (seat) => this.conn.request("host", { action: "bot", seat }),
+      rulesOn: () => void this.rulesOn(),
+      rulesOff: () => void this.rulesOff(),
+      newGame: () => void this.newGame(),
     });
+    this.game = new GameUI(this);
     const stage = h("div", { class: "stage", "data-testid": "stage" });
     this.banner = h("div", { class: "banner", role: "alert", "data-testid": "conn-banner", hidden: true });
-    this.root = h("div", { class: "room" }, this.topbar(code), this.banner, h("div", { class: "main" }, stage, this.panel.el));
+    this.root = h("div", { class: "room" }, this.topbar(code), this.banner, this.game.bar, h("div", { class: "main" }, stage, this.game.sheet, this.panel.el));
     document.getElementById("app")?.replaceChildren(this.root);
     document.title = `${prettyCode(code)} · cardtable`;
 
@@ -108,6 +118,7 @@ export class Room implements DragHost {
     const copy = h("button", { type: "button", class: "copy", "data-testid": "copy-link", title: "Copy the link to this room" }, h("span", { class: "wide" }, "Copy link"), h("span", { class: "narrow" }, "Link"));
     copy.addEventListener("click", () => void this.copyLink());
     const add = h("button", { type: "button", "data-testid": "add-menu", title: "Add cards, chips, counters, dice…" }, "+ Add");
+    this.addBtn = add;
     add.addEventListener("click", (e) => {
       const r = add.getBoundingClientRect();
       e.stopPropagation();
@@ -150,6 +161,9 @@ export class Room implements DragHost {
       this.frame = 0;
       this.r.render(this.s);
       this.panel.render(this.s);
+      this.game.render();
+      // In a rule room the table holds only the game's cards: nothing to add.
+      if (this.addBtn) this.addBtn.hidden = this.s.game !== null;
     };
     this.frame = requestAnimationFrame(run);
     // Background tabs get no animation frames: still render within a moment.
@@ -176,6 +190,12 @@ export class Room implements DragHost {
     } else if (kind === "full") {
       this.closed = true;
       screen("screen-full", "This room is full", msg, [{ ...home, primary: true }]);
+    } else if (kind === "locked") {
+      this.closed = true;
+      screen("screen-locked", "This room is locked", msg || "The host has locked this room: no new players.", [
+        { label: "Try again", testid: "try-again", action: () => location.reload() },
+        { ...home, primary: true },
+      ]);
     } else if (kind === "removed") {
       this.closed = true;
       screen("screen-removed", "Removed from the room", msg, [
@@ -230,6 +250,21 @@ export class Room implements DragHost {
   };
 
   notice = (text: string): void => toast(text, "info");
+
+  /** A rule plugin's command with no drag (pass, knock, finish laying off, next hand...). */
+  command = (action: GameAction): void => {
+    if (this.s.me.seat === null) {
+      toast("Spectators can watch but not play: take a seat to play.", "error");
+      return;
+    }
+    this.conn.request("game", { action });
+  };
+
+  /** A drag started (the dragged ids) or ended (null): the game lights up where it may go. */
+  dragHint = (ids: string[] | null): void => this.game.dragHint(ids);
+
+  /** A click on an object; true when the game used it (picking the card to knock with). */
+  pick = (id: string): boolean => this.game.pick(id);
 
   shareDrag = (items: { id: string; x: number; y: number }[]): void => this.conn.dragging(items);
 
@@ -464,6 +499,34 @@ export class Room implements DragHost {
     if (!name) return;
     save(NAME_KEY, name);
     this.conn.request("rename", { name });
+  }
+
+  // --- host controls ---------------------------------------------------------------------------
+
+  private async removePlayer(p: Player): Promise<void> {
+    const what = p.bot ? "the computer player" : p.name;
+    if (await confirmDialog(`Remove ${what}?`, p.bot ? "The seat will be free again." : `${p.name} leaves the room and can't come back with this seat's link.`, "Remove"))
+      this.conn.request("host", { action: "remove", player: p.id });
+  }
+
+  private async rulesOn(): Promise<void> {
+    const opts = optionFields();
+    const ok = await confirmDialog("Play Gin Rummy", "The table is cleared and dealt afresh for seats 1 and 2; moves follow the rules.", "Start the game", opts.el);
+    if (ok) this.conn.request("host", { action: "game", game: "gin_rummy", options: opts.values() });
+  }
+
+  private async rulesOff(): Promise<void> {
+    const title = this.s.game?.title ?? "the game";
+    if (await confirmDialog(`Turn ${title} rules off?`, "Back to free play: the cards stay where they are and move freely; the score is gone.", "Rules off"))
+      this.conn.request("host", { action: "game", game: null });
+  }
+
+  private async newGame(): Promise<void> {
+    const g = this.s.game;
+    if (!g) return;
+    const opts = optionFields(g.options);
+    if (await confirmDialog(`New game of ${g.title}?`, "The scores start again from zero and new hands are dealt.", "New game", opts.el))
+      this.conn.request("host", { action: "game", game: g.name, options: opts.values() });
   }
 
   private async copyLink(): Promise<void> {

@@ -3,7 +3,7 @@
 // always rendered from `view`; nothing is ever read back from the DOM.
 
 import { Draft, type Objects, predict, seatedSeats, stripHidden } from "./board";
-import type { Obj, Op, Player } from "./types";
+import type { Game, Obj, Op, Player } from "./types";
 
 export interface Pending {
   ref: number;
@@ -28,6 +28,10 @@ export interface State {
   seats: number;
   template: string;
   players: Player[];
+  /** The host closed the room to new players. */
+  locked: boolean;
+  /** The rule plugin's view and legal moves for this seat, or null in free play. */
+  game: Game | null;
   server: Objects;
   pending: Pending[];
   /** server + pending, recomputed by `recompute`. */
@@ -46,6 +50,8 @@ export function newState(code: string, name: string): State {
     seats: 0,
     template: "",
     players: [],
+    locked: false,
+    game: null,
     server: new Map(),
     pending: [],
     view: new Map(),
@@ -88,6 +94,8 @@ export function dump(s: State): unknown {
     seats: s.seats,
     me: s.me,
     players: s.players,
+    locked: s.locked,
+    game: s.game,
     conn: s.conn,
     objects: plain(s.view),
     server: plain(s.server),

@@ -79,6 +79,25 @@ export interface Player {
   host: boolean;
   /** Optional: servers that track presence send it; missing means online. */
   status?: PlayerStatus;
+  /** A computer player (seated by the host in a rule room; the server plays its turns). */
+  bot?: boolean;
+}
+
+/** A rule engine's action: a plain object with a `type` (Gin Rummy: `draw`, `knock`, ...). */
+export interface GameAction {
+  type: string;
+  [k: string]: unknown;
+}
+
+/** The rule plugin's part of a snapshot/delta: the engine's view for this seat and its moves. */
+export interface Game {
+  name: string;
+  title: string;
+  options: Record<string, unknown>;
+  /** The engine's view for this seat (Gin Rummy: `plugins/gin_rummy/rules.py`). */
+  view: Record<string, unknown>;
+  /** The actions this seat may take now (empty for spectators and when waiting). */
+  legal: GameAction[];
 }
 
 export interface Snapshot {
@@ -87,8 +106,9 @@ export interface Snapshot {
   seats: number;
   template: string;
   players: Player[];
+  locked?: boolean;
   objects: Obj[];
-  game: unknown;
+  game: Game | null;
 }
 
 export interface Delta {
@@ -98,6 +118,9 @@ export interface Delta {
   by: string;
   log?: string;
   players?: Player[];
+  locked?: boolean;
+  /** Present when the game view changed; null when the rules were turned off. */
+  game?: Game | null;
 }
 
 export interface Joined {

@@ -151,3 +151,29 @@ export function screen(
   document.body.appendChild(el);
   return el;
 }
+
+/** A yes/no question in a small modal. Resolves to true when confirmed. */
+export function confirmDialog(title: string, text: string, ok: string, extra?: HTMLElement): Promise<boolean> {
+  return new Promise((resolve) => {
+    const yes = h("button", { type: "submit", class: "primary", "data-testid": "confirm-ok" }, ok);
+    const no = h("button", { type: "button", "data-testid": "confirm-cancel" }, "Cancel");
+    const form = h("form", { class: "modal-box" }, h("h2", {}, title), text ? h("p", { class: "hint" }, text) : null, extra ?? null, h("div", { class: "modal-buttons" }, no, yes));
+    const modal = h("div", { class: "modal", "data-testid": "confirm" }, form);
+    const done = (v: boolean) => {
+      modal.remove();
+      resolve(v);
+    };
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      done(true);
+    });
+    no.addEventListener("click", () => done(false));
+    modal.addEventListener("pointerdown", (e) => e.target === modal && done(false));
+    modal.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") done(false);
+      e.stopPropagation();
+    });
+    document.body.appendChild(modal);
+    yes.focus();
+  });
+}

@@ -1,0 +1,62 @@
+"""The host's controls in the players panel: lock and unlock the room, turn Gin Rummy rules on
+and off, remove a player, seat a computer player; badges everyone sees."""
+
+from __future__ import annotations
+
+from tests.browser.conftest import BROWSER_TESTS, create_and_join, dump, settled, shot, wait_js
+
+pytestmark = BROWSER_TESTS
+
+
+async def test_host_controls(pages):
+    a, b, code = await create_and_join(pages)
+    # Only the host (Ana, who created the room) has the controls.
+    await a.locator("[data-testid=host-controls]").wait_for()
+    assert await b.locator("[data-testid=host-controls]").is_hidden()
+    assert await b.locator("[data-testid=remove-player]").count() == 0
+
+    # Lock: everyone sees it, and a newcomer is turned away with the reason.
+    await a.click("[data-testid=host-lock]")
+    await b.locator("[data-testid=room-locked]").wait_for()
+    await a.locator("[data-testid=room-state]", has_text="Room locked").wait_for()
+    cy = await pages.open(f"/r/{code}?name=Cy")
+    screen = cy.locator("[data-testid=screen-locked]")
+    await screen.wait_for()
+    assert "locked this room" in await screen.text_content()
+    await a.click("[data-testid=host-unlock]")
+    await b.locator("[data-testid=room-locked]").wait_for(state="hidden")
+    await wait_js(b, "s.locked === false")
+
+    # Rules on, with options: the table is dealt afresh for seats 1 and 2.
+    await a.click("[data-testid=host-rules-on]")
+    await a.select_option("[data-testid=confirm] [data-testid=opt-target]", "500")
+    await a.click("[data-testid=confirm-ok]")
+    for p in (a, b):
+        await p.locator("[data-testid=game-bar]").wait_for()
+        await wait_js(p, "s.game && s.game.name === 'gin_rummy'"
+                      " && s.objects.some(o => o.id === 'stock')")
+    assert (await dump(b))["game"]["options"]["target"] == 500
+    assert await a.locator("[data-testid=add-menu]").is_hidden()
+    assert await a.locator("[data-testid=rules-state]").text_content() == "Rules: Gin Rummy"
+    # Seats 3 and 4 don't play Gin: no computer player there.
+    assert await a.locator("[data-testid=bot-2]").count() == 0
+
+    # Remove Ben: his page says so; his seat is free for a computer player.
+    await a.click("[data-testid=seat-1] [data-testid=remove-player]")
+    await a.click("[data-testid=confirm-ok]")
+    removed = b.locator("[data-testid=screen-removed]")
+    await removed.wait_for()
+    assert "host removed you" in (await removed.text_content()).lower()
+    await a.click("[data-testid=bot-1]")
+    await a.locator("[data-testid=seat-1] [data-testid=bot-badge]").wait_for()
+    await wait_js(a, "s.players.some(p => p.bot && p.seat === 1)")
+    await settled(a)
+    await shot(a, "host-controls")
+
+    # Rules off: free play again, the game bar goes away.
+    await a.click("[data-testid=host-rules-off]")
+    await a.click("[data-testid=confirm-ok]")
+    await wait_js(a, "s.game === null && s.log.some(l => l.endsWith('free play'))")
+    await a.locator("[data-testid=game-bar]").wait_for(state="hidden")
+    assert await a.locator("[data-testid=add-menu]").is_visible()
+    await a.locator("[data-testid=host-rules-on]").wait_for()
