@@ -16,12 +16,9 @@ TABLE_W = 1600.0
 TABLE_H = 1000.0
 
 
-class Card(msgspec.Struct, tag="card", kw_only=True):
-    id: str
-    face: str
-    back: str = "blue"
-    up: bool = False
-    parent: str | None = None
+class Placed(msgspec.Struct, kw_only=True):
+    """What every table object has: where it is, its z-order and rotation, a lock, a version."""
+
     x: float = 0.0
     y: float = 0.0
     z: int = 0
@@ -30,7 +27,15 @@ class Card(msgspec.Struct, tag="card", kw_only=True):
     v: int = 0
 
 
-class Stack(msgspec.Struct, tag="stack", kw_only=True):
+class Card(Placed, tag="card", kw_only=True):
+    id: str
+    face: str
+    back: str = "blue"
+    up: bool = False
+    parent: str | None = None
+
+
+class Stack(Placed, tag="stack", kw_only=True):
     """An ordered pile of cards, bottom first. A holder (zone) stays when empty and has a label."""
 
     id: str
@@ -40,76 +45,40 @@ class Stack(msgspec.Struct, tag="stack", kw_only=True):
     label: str = ""
     w: float = 0.0
     h: float = 0.0
-    x: float = 0.0
-    y: float = 0.0
-    z: int = 0
-    rot: int = 0
-    locked: bool = False
-    v: int = 0
 
 
-class Hand(msgspec.Struct, tag="hand", kw_only=True):
+class Hand(Placed, tag="hand", kw_only=True):
     """A seat's private hand. Only that seat sees the faces; everyone sees the count."""
 
     id: str
     seat: int
     cards: list[str] = msgspec.field(default_factory=list)
-    x: float = 0.0
-    y: float = 0.0
-    z: int = 0
-    rot: int = 0
-    locked: bool = False
-    v: int = 0
 
 
-class Chips(msgspec.Struct, tag="chips", kw_only=True):
+class Chips(Placed, tag="chips", kw_only=True):
     id: str
     count: int = 0
     color: str = "red"
     value: int = 1
     label: str = ""
-    x: float = 0.0
-    y: float = 0.0
-    z: int = 0
-    rot: int = 0
-    locked: bool = False
-    v: int = 0
 
 
-class Counter(msgspec.Struct, tag="counter", kw_only=True):
+class Counter(Placed, tag="counter", kw_only=True):
     id: str
     value: int = 0
     step: int = 1
     label: str = ""
-    x: float = 0.0
-    y: float = 0.0
-    z: int = 0
-    rot: int = 0
-    locked: bool = False
-    v: int = 0
 
 
-class Die(msgspec.Struct, tag="die", kw_only=True):
+class Die(Placed, tag="die", kw_only=True):
     id: str
     sides: int = 6
     value: int = 1
-    x: float = 0.0
-    y: float = 0.0
-    z: int = 0
-    rot: int = 0
-    locked: bool = False
-    v: int = 0
 
 
-class Label(msgspec.Struct, tag="label", kw_only=True):
+class Label(Placed, tag="label", kw_only=True):
     id: str
     text: str = ""
-    x: float = 0.0
-    y: float = 0.0
-    z: int = 0
-    rot: int = 0
-    locked: bool = False
-    v: int = 0
 
 
 Obj = Card | Stack | Hand | Chips | Counter | Die | Label
