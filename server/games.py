@@ -17,8 +17,8 @@ from plugins.base import Cosmetic, GameBinding, MoveIntent, Projection, Rejectio
 from plugins.registry import GAMES
 from server.errors import BAD_REQUEST, FORBIDDEN, RULES, CardtableError
 from server.table import ops as O
-from server.table.apply import Actor, Change, Limits, apply_op, new_id
-from server.table.objects import Card, Hand, Obj, Stack, Table, hand_id
+from server.table.apply import Actor, Change, Limits, apply_op, check_ov, new_id
+from server.table.objects import Card, Hand, Stack, Table, hand_id
 from server.table.view import card_visible
 
 _enc = msgspec.msgpack.Encoder()
@@ -90,7 +90,7 @@ def apply_game_op(table: Table, actor: Actor, op: O.Op, limits: Limits) -> Chang
     if isinstance(op, O.Move) and op.to is not None:
         card = table.objects.get(op.id)
         if isinstance(card, Card) and card.parent is not None:
-            _check_ov(card, op.ov)
+            check_ov(card, op.ov)
             intent = MoveIntent(actor.seat, card.face, card.parent, op.to)
             _check_top_or_own(table, card, actor)
     elif isinstance(op, O.Take) and op.n == 1:
@@ -138,11 +138,12 @@ def run_action(table: Table, actor: Actor, action: object) -> Change:
 def bot_move(table: Table, rng: Any) -> tuple[str, dict[str, Any]] | None:
     """The next computer player's (player id, action), if a bot has something to do."""
     binding = binding_for(table)
-    if binding is None:
+    bots = [p for p in table.players.values() if p.bot and p.seat is not None]
+    if binding is None or not bots:
         return None
     state = _state(table, binding)
-    for player in table.players.values():
-        if player.bot and player.seat is not None:
+    for player in bots:
+        if player.seat is not None:
             action = binding.bot_action(state, player.seat, rng)
             if action is not None:
                 return player.id, action
@@ -161,12 +162,6 @@ def game_view(table: Table, seat: int | None) -> dict[str, Any] | None:
     return {"name": binding.info.name, "title": binding.info.title,
             "options": table.game["options"], "view": binding.engine.view(state, seat),
             "legal": legal}
-
-
-def _check_ov(obj: Obj, ov: int | None) -> None:
-    if ov is not None and ov != obj.v:
-        raise CardtableError("conflict", "Someone else changed that first; your table is "
-                             "updated.")
 
 
 def _check_top_or_own(table: Table, card: Card, actor: Actor) -> None:

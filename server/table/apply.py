@@ -123,7 +123,7 @@ def _get(table: Table, oid: str) -> Obj:
     return obj
 
 
-def _check_ov(obj: Obj, ov: int | None) -> None:
+def check_ov(obj: Obj, ov: int | None) -> None:
     if ov is not None and ov != obj.v:
         raise CardtableError(CONFLICT, "Someone else changed that first; your table is updated.")
 
@@ -221,7 +221,7 @@ def apply_op(table: Table, actor: Actor, op: O.Op, limits: Limits = Limits()) ->
 def _move(ctx: _Ctx, actor: Actor, op: O.Move, limits: Limits) -> str:
     t = ctx.table
     obj = _get(t, op.id)
-    _check_ov(obj, op.ov)
+    check_ov(obj, op.ov)
     if isinstance(obj, Card):
         return _move_card(ctx, actor, obj, op)
     if isinstance(obj, Hand):
@@ -300,7 +300,7 @@ def _move_card(ctx: _Ctx, actor: Actor, card: Card, op: O.Move) -> str:
 def _flip(ctx: _Ctx, actor: Actor, op: O.Flip, limits: Limits) -> str:
     t = ctx.table
     obj = _get(t, op.id)
-    _check_ov(obj, op.ov)
+    check_ov(obj, op.ov)
     if isinstance(obj, Card):
         _check_card_reachable(t, obj, actor)
         ctx.touch(obj)
@@ -323,7 +323,7 @@ def _flip(ctx: _Ctx, actor: Actor, op: O.Flip, limits: Limits) -> str:
 
 def _rotate(ctx: _Ctx, actor: Actor, op: O.Rotate, limits: Limits) -> str:
     obj = _get(ctx.table, op.id)
-    _check_ov(obj, op.ov)
+    check_ov(obj, op.ov)
     if isinstance(obj, Hand):
         raise CardtableError(INVALID_MOVE, "Hands can't be rotated.")
     if isinstance(obj, Card):
@@ -344,7 +344,7 @@ def _stack(t: Table, oid: str) -> Stack:
 def _shuffle(ctx: _Ctx, actor: Actor, op: O.Shuffle, limits: Limits) -> str:
     t = ctx.table
     s = _stack(t, op.id)
-    _check_ov(s, op.ov)
+    check_ov(s, op.ov)
     ctx.touch(s)
     old = list(s.cards)
     faces = []
@@ -376,7 +376,7 @@ def _seated_order(t: Table, seats: list[int] | None) -> list[int]:
 def _deal(ctx: _Ctx, actor: Actor, op: O.Deal, limits: Limits) -> str:
     t = ctx.table
     s = _stack(t, op.id)
-    _check_ov(s, op.ov)
+    check_ov(s, op.ov)
     order = _seated_order(t, op.seats)
     if not order:
         raise CardtableError(INVALID_MOVE, "Nobody is seated to deal to.")
@@ -402,7 +402,7 @@ def _deal(ctx: _Ctx, actor: Actor, op: O.Deal, limits: Limits) -> str:
 def _take(ctx: _Ctx, actor: Actor, op: O.Take, limits: Limits) -> str:
     t = ctx.table
     s = _stack(t, op.id)
-    _check_ov(s, op.ov)
+    check_ov(s, op.ov)
     if op.n > len(s.cards):
         raise CardtableError(INVALID_MOVE, f"The pile has only {_plural(len(s.cards), 'card')}.")
     hand = t.objects[f"hand{actor.seat}"]
@@ -418,7 +418,7 @@ def _take(ctx: _Ctx, actor: Actor, op: O.Take, limits: Limits) -> str:
 def _split(ctx: _Ctx, actor: Actor, op: O.Split, limits: Limits) -> str:
     t = ctx.table
     s = _stack(t, op.id)
-    _check_ov(s, op.ov)
+    check_ov(s, op.ov)
     if op.n >= len(s.cards) and not s.holder:
         raise CardtableError(INVALID_MOVE, "Split off fewer cards than the pile holds.")
     if op.n > len(s.cards):
@@ -438,7 +438,7 @@ def _merge(ctx: _Ctx, actor: Actor, op: O.Merge, limits: Limits) -> str:
     t = ctx.table
     src = _stack(t, op.id)
     dest = _stack(t, op.into)
-    _check_ov(src, op.ov)
+    check_ov(src, op.ov)
     if src.id == dest.id:
         raise CardtableError(INVALID_MOVE, "A pile can't be put on itself.")
     n = len(src.cards)
@@ -562,7 +562,7 @@ _EDITABLE: dict[type, tuple[str, ...]] = {
 
 def _update(ctx: _Ctx, actor: Actor, op: O.Update, limits: Limits) -> str:
     obj = _get(ctx.table, op.id)
-    _check_ov(obj, op.ov)
+    check_ov(obj, op.ov)
     if isinstance(obj, Card):
         _check_card_reachable(ctx.table, obj, actor)
     allowed = _EDITABLE[type(obj)]
@@ -587,7 +587,7 @@ def _update(ctx: _Ctx, actor: Actor, op: O.Update, limits: Limits) -> str:
 def _delete(ctx: _Ctx, actor: Actor, op: O.Delete, limits: Limits) -> str:
     t = ctx.table
     obj = _get(t, op.id)
-    _check_ov(obj, op.ov)
+    check_ov(obj, op.ov)
     if isinstance(obj, Hand):
         raise CardtableError(INVALID_MOVE, "Hands belong to their seat and can't be deleted.")
     _check_unlocked(obj)
