@@ -1,12 +1,20 @@
 """The plugin protocol: what a rules engine must provide, and the value it returns on a rejection.
 
-A rules engine is pure Python with no I/O: ``apply(state, seat, action)`` takes a state and an
+A rules engine is pure Python with no I/O: ``apply(state, player, action)`` takes a state and an
 action and returns either a new state or a :class:`Rejection` carrying a stable code and a
 sentence a player can read. Engines never mutate the state they are given.
+
+Contract version 2 (:class:`Engine`): engine players are numbered ``0..n-1`` in turn order (the
+server maps them to the table seats actually taken); ``to_act`` says who may act now (several
+players at once in a buying window); ``scheduled`` asks for an automatic action after a delay
+(a finished trick is gathered, a buying window closes); ``describe`` writes the log line in
+plain words; ``status``, ``scoreboard`` and ``reveal`` give the table UI what it shows, in one
+shape for every game; ``load`` refuses impossible states with :class:`InvalidState`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -21,14 +29,31 @@ class Rejection:
     message: str
 
 
+class InvalidState(ValueError):
+    """``load()`` was given a state that cannot happen (duplicate cards, wrong counts, bad
+    phase...). The message says what is wrong."""
+
+
 @dataclass(frozen=True)
 class OptionSpec:
-    """One room option of a game: its default and the values a room may choose."""
+    """One room option of a game: its default and the values a room may choose.
+
+    ``check``, when given, validates a structured value (e.g. Pennies' round chart): it returns
+    ``None`` when the value is fine, otherwise a sentence saying what is wrong.
+    """
 
     name: str
     default: Any
     choices: tuple[Any, ...] = ()
     description: str = ""
+    label: str = ""
+    check: Callable[[Any], str | None] | None = field(default=None, compare=False)
+
+    def as_data(self) -> dict[str, Any]:
+        """What the home page needs to render the option for any game."""
+        return {"name": self.name, "label": self.label or self.name.replace("_", " "),
+                "default": self.default, "choices": list(self.choices),
+                "description": self.description}
 
 
 @dataclass(frozen=True)
@@ -54,6 +79,10 @@ class GameInfo:
             if opt.choices and value not in opt.choices:
                 allowed = ", ".join(str(c) for c in opt.choices)
                 return Rejection("bad_option", f"Option {opt.name} must be one of {allowed}.")
+            if opt.check is not None and opt.name in given:
+                problem = opt.check(value)
+                if problem is not None:
+                    return Rejection("bad_option", f"Option {opt.name}: {problem}")
             out[opt.name] = value
         return out
 
@@ -74,6 +103,127 @@ class RulesEngine(Protocol, Generic[S]):
     def dump(self, state: S) -> dict[str, Any]: ...
 
     def load(self, data: dict[str, Any]) -> S: ...
+
+
+@dataclass(frozen=True)
+class Scheduled:
+    """An automatic action the engine wants applied after ``delay`` seconds, unless the state
+    changes first. ``player`` is who it is applied as; ``None`` means the game itself."""
+
+    delay: float
+    action: dict[str, Any]
+    player: int | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: who won (several players when a side wins or on a shared win) and each
+    player's final score (a team's score repeated for each partner)."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """Scores in one shape for every game. ``columns`` are column titles (a player's or a side's
+    name; the engine gets the names), ``rows`` one per finished hand/deal/round with one cell per
+    column, ``totals`` the running totals, ``note`` a line under it (``"First to 500"``)."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[int | str, ...]], ...]
+    totals: tuple[int, ...]
+    note: str = ""
+
+    def as_data(self) -> dict[str, Any]:
+        return {"columns": list(self.columns),
+                "rows": [{"label": label, "cells": list(cells)} for label, cells in self.rows],
+                "totals": list(self.totals), "note": self.note}
+
+
+@dataclass(frozen=True)
+class RevealLine:
+    """One player's cards shown at the end of a hand: melds, what was left, points, a note."""
+
+    player: int
+    melds: tuple[tuple[str, ...], ...] = ()
+    cards: tuple[str, ...] = ()
+    points: int = 0
+    note: str = ""
+
+    def as_data(self) -> dict[str, Any]:
+        return {"player": self.player, "melds": [list(m) for m in self.melds],
+                "cards": list(self.cards), "points": self.points, "note": self.note}
+
+
+class Engine(Protocol[S]):
+    """A pure rules engine, contract version 2. ``S`` is the engine's own immutable state.
+
+    Players are ``0..n-1`` in turn order (clockwise). ``names`` arguments hold the players'
+    display names in that order, so text can say "Ana" instead of "player 0".
+    """
+
+    info: GameInfo
+
+    def new_game(self, players: int, options: dict[str, Any], seed: int,
+                 deck: Sequence[str] | None = None) -> S:
+        """A fresh game. ``seed`` drives every shuffle (reproducible); ``deck``, when given, is
+        the exact order of the first deal's cards, ``deck[0]`` dealt first (tests)."""
+        ...
+
+    def teams(self, state: S) -> list[list[int]]:
+        """The sides: ``[[0, 2], [1, 3]]`` for partnerships, ``[[0], [1], ...]`` otherwise."""
+        ...
+
+    def to_act(self, state: S) -> list[int]:
+        """Players who may act now, in turn order; empty while only a scheduled action (or
+        nothing, at game over) can move the game on."""
+        ...
+
+    def legal_actions(self, state: S, player: int) -> list[dict[str, Any]]:
+        """Every action ``player`` may make now; each applies without a rejection. Actions that
+        take a free choice (a Pennies meld with a named rank) may be listed by example."""
+        ...
+
+    def apply(self, state: S, player: int | None, action: dict[str, Any]) -> S | Rejection:
+        """The new state, or why not. ``player`` is ``None`` for the game's own scheduled
+        actions."""
+        ...
+
+    def scheduled(self, state: S) -> Scheduled | None: ...
+
+    def view(self, state: S, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (``None``: a spectator); never another player's hidden
+        cards. Always has ``phase`` and ``to_act``."""
+        ...
+
+    def describe(self, before: S, player: int | None, action: dict[str, Any],
+                 names: Sequence[str]) -> str:
+        """The public log line for ``action`` applied to ``before``: plain words and card names
+        ("Ana discarded the queen of clubs"), never a card the others may not see."""
+        ...
+
+    def status(self, state: S, names: Sequence[str]) -> str:
+        """One short line for everyone: "Ben to bid", "Ana won the trick"."""
+        ...
+
+    def scoreboard(self, state: S, names: Sequence[str]) -> Scoreboard: ...
+
+    def reveal(self, state: S) -> list[RevealLine] | None:
+        """The last finished hand's cards shown to everyone, or ``None`` mid-hand."""
+        ...
+
+    def outcome(self, state: S) -> Outcome | None:
+        """``None`` until the game is over."""
+        ...
+
+    def dump(self, state: S) -> dict[str, Any]:
+        """Plain data (str/int/bool/float/list/dict/None) for msgpack."""
+        ...
+
+    def load(self, data: dict[str, Any]) -> S:
+        """The state back from :meth:`dump`; :class:`InvalidState` if it cannot happen."""
+        ...
 
 
 @dataclass(frozen=True)

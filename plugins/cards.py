@@ -1,0 +1,141 @@
+"""The card library every game shares: card codes, names, decks, sorting.
+
+Card codes are a suit letter (``C D H S``) and the rank number, ace = 1: ``H1`` is the ace of
+hearts, ``S12`` the queen of spades, ``D13`` the king of diamonds. Jokers are ``J1`` (red) and
+``J2`` (black). Games played with several decks simply repeat codes: two ``H5`` in one game are
+two identical cards, and engines treat hands and piles as multisets of codes.
+
+Ranks compare ace-low here (1..13); a game where the ace ranks high (Spades) says so itself
+with :func:`rank_high`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+SUITS = "CDHS"
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+RANK_NAMES = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+JOKERS = ("J1", "J2")
+STANDARD: tuple[str, ...] = tuple(f"{s}{r}" for s in SUITS for r in range(1, 14))
+_SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
+
+
+def is_joker(card: str) -> bool:
+    return card in JOKERS
+
+
+def is_card(value: object, *, jokers: bool = False) -> bool:
+    """Whether ``value`` is a card code (jokers only when ``jokers``)."""
+    if not isinstance(value, str):
+        return False
+    return value in _STANDARD_SET or (jokers and value in JOKERS)
+
+
+_STANDARD_SET = frozenset(STANDARD)
+
+
+def suit(card: str) -> str:
+    """``"H"`` for ``"H12"``; ``"J"`` for a joker."""
+    return card[0]
+
+
+def rank(card: str) -> int:
+    """1..13 (ace low); 0 for a joker."""
+    return 0 if card in JOKERS else int(card[1:])
+
+
+def rank_high(card: str) -> int:
+    """Rank with the ace high: 2..14."""
+    r = rank(card)
+    return 14 if r == 1 else r
+
+
+def rank_name(r: int) -> str:
+    return RANK_NAMES.get(r, str(r))
+
+
+def card_name(card: str) -> str:
+    """Plain words for log lines and messages: ``"queen of spades"``, ``"red joker"``."""
+    if card == "J1":
+        return "red joker"
+    if card == "J2":
+        return "black joker"
+    return f"{rank_name(rank(card))} of {SUIT_NAMES[suit(card)]}"
+
+
+def card_names(cards: Iterable[str]) -> str:
+    """``"the 4, 5 and 6 of hearts"``-free plain list: ``"4 of hearts, 5 of hearts and ..."``."""
+    names = [card_name(c) for c in cards]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def deck(decks: int = 1, jokers: int = 0) -> list[str]:
+    """``decks`` standard decks plus ``jokers`` jokers (alternating red, black), unshuffled."""
+    cards = list(STANDARD) * decks
+    cards += [JOKERS[i % 2] for i in range(jokers)]
+    return cards
+
+
+def shuffled(cards: Sequence[str], rng: random.Random) -> list[str]:
+    out = list(cards)
+    rng.shuffle(out)
+    return out
+
+
+def sort_key(card: str, *, ace_high: bool = False, suits: str = SUITS) -> tuple[int, int]:
+    """Order by suit (in ``suits`` order, jokers last), then rank."""
+    if card in JOKERS:
+        return (len(suits), JOKERS.index(card))
+    r = rank_high(card) if ace_high else rank(card)
+    return (suits.index(card[0]), r)
+
+
+def sort_cards(cards: Iterable[str], *, ace_high: bool = False, suits: str = SUITS) -> list[str]:
+    return sorted(cards, key=lambda c: sort_key(c, ace_high=ace_high, suits=suits))
+
+
+def counts(cards: Iterable[str]) -> dict[str, int]:
+    """Multiset of codes: code -> how many."""
+    out: dict[str, int] = {}
+    for c in cards:
+        out[c] = out.get(c, 0) + 1
+    return out
+
+
+def remove_cards(hand: Sequence[str], cards: Iterable[str]) -> list[str] | None:
+    """``hand`` without one copy of each of ``cards``; ``None`` if a card is missing."""
+    out = list(hand)
+    for c in cards:
+        try:
+            out.remove(c)
+        except ValueError:
+            return None
+    return out
+
+
+def is_set(cards: Sequence[str], *, min_len: int = 3, max_len: int | None = 4) -> bool:
+    """Natural cards of one rank (no jokers), ``min_len``..``max_len`` of them."""
+    if len(cards) < min_len or (max_len is not None and len(cards) > max_len):
+        return False
+    if any(c in JOKERS for c in cards):
+        return False
+    return len({rank(c) for c in cards}) == 1
+
+
+def is_run(cards: Sequence[str], *, min_len: int = 3) -> bool:
+    """One suit in sequence, ace low only, no wrapping (Q-K-A is not a run)."""
+    if len(cards) < min_len or any(c in JOKERS for c in cards):
+        return False
+    if len({suit(c) for c in cards}) != 1:
+        return False
+    ranks = sorted(rank(c) for c in cards)
+    return all(b == a + 1 for a, b in zip(ranks, ranks[1:], strict=False))
+
+
+def points(card: str) -> int:
+    """The common rummy count: ace 1, 2-10 face value, J/Q/K 10 (jokers 0: games decide)."""
+    return 0 if card in JOKERS else min(rank(card), 10)
