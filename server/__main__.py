@@ -10,7 +10,15 @@ from pathlib import Path
 
 from aiohttp import web
 
+from server.addresses import Network, parse_network
 from server.config import Config
+
+
+def _network(text: str) -> Network:
+    try:
+        return parse_network(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,6 +61,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="operations per connection in a burst (default 40)")
     serve.add_argument("--joins-per-minute", type=int, default=None,
                        help="joins and room creations per client address a minute (default 30)")
+    serve.add_argument("--misses-per-minute", type=int, default=None,
+                       help="lookups of room codes that name no live room, per client address "
+                            "in any 60 s (default 10)")
+    serve.add_argument("--misses-per-day", type=int, default=None,
+                       help="the same in any 24 hours (default 50)")
+    serve.add_argument("--trusted-proxy", type=_network, action="append", default=None,
+                       dest="trusted_proxies", metavar="CIDR",
+                       help="a reverse proxy whose X-Forwarded-For is believed; repeatable "
+                            "(default $CARDTABLE_TRUSTED_PROXIES, comma-separated; unset: none, "
+                            "limits count the connection's peer address)")
     return parser
 
 
@@ -66,7 +84,10 @@ def config_from_args(argv: list[str] | None = None) -> Config:
                           heartbeat_seconds=args.heartbeat_seconds,
                           ops_per_second=args.ops_per_second, ops_burst=args.ops_burst,
                           joins_per_minute=args.joins_per_minute, fsync=args.fsync,
-                          max_payload_bytes=args.max_payload_bytes)
+                          max_payload_bytes=args.max_payload_bytes,
+                          misses_per_minute=args.misses_per_minute,
+                          misses_per_day=args.misses_per_day,
+                          trusted_proxies=args.trusted_proxies)
     if args.max_objects or args.max_players:
         cfg.limits = replace(cfg.limits, max_objects=args.max_objects or cfg.limits.max_objects,
                              max_players=args.max_players or cfg.limits.max_players)

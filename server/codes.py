@@ -1,8 +1,10 @@
-"""Room codes: short, case-insensitive, easy to read aloud.
+"""Room codes: case-insensitive, easy to read aloud, too many to guess.
 
-Eight characters from a 31-letter alphabet with no 0/O, 1/I/L (about 2^39.6 codes), shown as
-``ABCD-EFGH``. With the join rate limit (documented in docs/protocol.md) guessing a live code
-is impractical. Input is forgiving: case, spaces and dashes are ignored.
+New rooms get ten characters from a 31-letter alphabet with no 0/O, 1/I/L (about 2^49.5 codes),
+shown as ``ABCDE-FGHJK``. Rooms made before the change keep their eight-character codes
+(``ABCD-EFGH``), so both lengths are accepted. Why ten, and the miss limits that go with it:
+docs/architecture.md, "Guessing room codes". Input is forgiving: case, spaces, dashes and
+underscores are ignored.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ import re
 import secrets
 
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-LENGTH = 8
+LENGTH = 10
+LEGACY_LENGTH = 8  # codes of rooms created before codes grew to LENGTH
 _CLEAN = re.compile(r"[\s\-_]")
-_VALID = re.compile(f"^[{ALPHABET}]{{{LENGTH}}}$")
+_VALID = re.compile(f"^(?:[{ALPHABET}]{{{LENGTH}}}|[{ALPHABET}]{{{LEGACY_LENGTH}}})$")
 
 
 def new_code() -> str:
@@ -29,4 +32,6 @@ def normalize(raw: object) -> str | None:
 
 
 def pretty(code: str) -> str:
-    return f"{code[:4]}-{code[4:]}"
+    """The code in two groups: ``ABCDE-FGHJK`` (or ``ABCD-EFGH`` for an older room)."""
+    half = (len(code) + 1) // 2
+    return f"{code[:half]}-{code[half:]}"

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from server.addresses import Network, parse_networks
 from server.table.apply import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +30,10 @@ class Config:
     ops_per_second: float = 20.0  # per connection, sustained
     ops_burst: int = 40  # per connection, burst
     joins_per_minute: int = 30  # per client address: join attempts and room creations
+    misses_per_minute: int = 10  # per client address: lookups of codes that name no live room
+    misses_per_day: int = 50  # the same, over any 24 hours
+    trusted_proxies: list[Network] = field(default_factory=list)  # may set X-Forwarded-For
+    clock: Callable[[], float] = field(default=time.time)  # the rate limits' clock
     cors_origins: list[str] | str | None = None
     grace_seconds: float = 120.0  # a disconnected seat is held this long
     bot_delay_seconds: float = 0.8  # pause before a computer player moves
@@ -42,6 +49,8 @@ class Config:
             cfg.port = int(env["PORT"])
         if env.get("CARDTABLE_DATA_DIR"):
             cfg.data_dir = Path(env["CARDTABLE_DATA_DIR"])
+        if env.get("CARDTABLE_TRUSTED_PROXIES"):
+            cfg.trusted_proxies = parse_networks([env["CARDTABLE_TRUSTED_PROXIES"]])
         for key, value in overrides.items():
             if value is not None:
                 setattr(cfg, key, value)

@@ -1,17 +1,26 @@
-"""HTTP routes: create rooms, look them up, health, and the web client's pages and assets."""
+"""HTTP routes: create rooms, look them up, health, and the web client's pages and assets.
+
+Looking a room up by code (``/api/rooms/{code}``, ``/r/{code}``) is limited per client address:
+codes that name no live room count as misses, and too many misses answer 429 (see
+docs/architecture.md, "Guessing room codes").
+"""
 
 from __future__ import annotations
 
 import html
 import json
+import math
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
 from server import codes
+from server.addresses import request_address
 from server.config import Config
-from server.errors import BAD_REQUEST, CardtableError
+from server.errors import BAD_REQUEST, ROOM_NOT_FOUND, CardtableError
+from server.limits import RateLimited, count_misses, miss_limiter
 from server.rooms import RoomService
 
 CSP = (
@@ -21,6 +30,7 @@ CSP = (
 )
 ROOMS_KEY: web.AppKey[RoomService] = web.AppKey("rooms", RoomService)
 CONFIG_KEY: web.AppKey[Config] = web.AppKey("config", Config)
+T = TypeVar("T")
 
 _FALLBACK = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>cardtable</title></head><body><h1>cardtable</h1>
@@ -36,8 +46,26 @@ async def security_headers(request: web.Request, handler: Any) -> web.StreamResp
     return resp
 
 
+def _retry_after(err: CardtableError) -> dict[str, str]:
+    if isinstance(err, RateLimited):
+        return {"Retry-After": str(max(1, math.ceil(err.retry_after)))}
+    return {}
+
+
 def _error(err: CardtableError, status: int) -> web.Response:
-    return web.json_response(err.payload(), status=status)
+    return web.json_response(err.payload(), status=status, headers=_retry_after(err))
+
+
+def _page(title: str, paragraphs: list[str], status: int,
+          headers: dict[str, str] | None = None) -> web.Response:
+    """A small page in the web client's style; ``paragraphs`` are HTML, already escaped."""
+    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    text = (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta "
+            f"name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{title} · "
+            f"cardtable</title><link rel=\"stylesheet\" href=\"/assets/app.css\"></head><body>"
+            f"<div class=\"screen\"><div class=\"screen-box\"><h1>{title}</h1>{body}"
+            f"<p><a href=\"/\">Start a new room</a></p></div></div></body></html>")
+    return web.Response(text=text, status=status, content_type="text/html", headers=headers)
 
 
 def _status_for(err: CardtableError) -> int:
@@ -56,28 +84,49 @@ async def index(request: web.Request) -> web.StreamResponse:
     return _index(request.app[CONFIG_KEY])
 
 
+async def _lookup(request: web.Request, code: str | None,
+                  fetch: Callable[[str], Awaitable[T]]) -> T:
+    """``fetch(code)`` under the per-address limit on misses; ``room_not_found`` if no room."""
+    rooms, config = request.app[ROOMS_KEY], request.app[CONFIG_KEY]
+
+    async def find() -> T:
+        if code is None:
+            raise CardtableError(ROOM_NOT_FOUND, "That is not a room code.")
+        return await fetch(code)
+
+    return await count_misses(miss_limiter(rooms.store, config),
+                              request_address(request, config), code, find)
+
+
+async def _must_exist(rooms: RoomService, code: str) -> None:
+    if not await rooms.exists(code):
+        raise CardtableError(ROOM_NOT_FOUND, f"There is no room {codes.pretty(code)}.")
+
+
 async def room_page(request: web.Request) -> web.StreamResponse:
+    raw = request.match_info["code"]
     rooms = request.app[ROOMS_KEY]
-    code = codes.normalize(request.match_info["code"])
     try:
-        found = code is not None and await rooms.exists(code)
+        await _lookup(request, codes.normalize(raw), lambda code: _must_exist(rooms, code))
+    except RateLimited as err:
+        return _page("Too many tries", [
+            html.escape(err.message),
+            "This happens after many room codes that do not exist. If someone sent you a "
+            "link, check that it is complete."], 429, _retry_after(err))
     except CardtableError as err:
-        return _error(err, _status_for(err))
-    if not found:
-        shown = html.escape(request.match_info["code"][:40])
-        body = (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Room not "
-                f"found</title><link rel=\"stylesheet\" href=\"/assets/app.css\"></head><body "
-                f"class=\"notfound\"><h1>Room not found</h1><p>There is no room "
-                f"<strong>{shown}</strong>. It may have expired.</p><p><a href=\"/\">Start a new "
-                f"room</a></p></body></html>")
-        return web.Response(text=body, status=404, content_type="text/html")
+        if err.code != ROOM_NOT_FOUND:
+            return _error(err, _status_for(err))
+        shown = html.escape(raw[:40])
+        return _page("Room not found", [
+            f"There is no room <strong>{shown}</strong>. It may have expired."], 404)
     return _index(request.app[CONFIG_KEY])
 
 
 async def create_room(request: web.Request) -> web.Response:
     rooms, config = request.app[ROOMS_KEY], request.app[CONFIG_KEY]
     try:
-        await rooms.count_attempt("create", request.remote or "", config.joins_per_minute)
+        await rooms.count_attempt("create", request_address(request, config),
+                                  config.joins_per_minute, config.clock)
         if request.content_length and request.content_length > 16 * 1024:
             raise CardtableError(BAD_REQUEST, "Request body too large.")
         raw = await request.read()
@@ -104,12 +153,9 @@ async def create_room(request: web.Request) -> web.Response:
 
 
 async def room_info(request: web.Request) -> web.Response:
-    rooms = request.app[ROOMS_KEY]
-    code = codes.normalize(request.match_info["code"])
     try:
-        if code is None:
-            raise CardtableError("room_not_found", "That is not a room code.")
-        table = await rooms.load_table(code)
+        table = await _lookup(request, codes.normalize(request.match_info["code"]),
+                              request.app[ROOMS_KEY].load_table)
     except CardtableError as err:
         return _error(err, _status_for(err))
     return web.json_response({

@@ -1,11 +1,36 @@
-"""Input guards that run before any parsing: payload size and depth, and rate limits."""
+"""Input guards that run before any parsing: payload size and depth, and rate limits.
+
+Per-connection operations use a :class:`TokenBucket` in memory. Per-address limits (joins, room
+creations, lookups of unknown room codes) use a :class:`SlidingLimiter` counted in Redis, so they
+hold across server processes.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import math
+import secrets
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from server.errors import RATE_LIMITED, TOO_LARGE, CardtableError
+import msgspec
+
+from server.addresses import limit_key
+from server.errors import (
+    BAD_REQUEST,
+    RATE_LIMITED,
+    ROOM_NOT_FOUND,
+    TOO_LARGE,
+    UNAVAILABLE,
+    CardtableError,
+)
+from server.store.redis_store import RedisStore, StoreUnavailable
+
+if TYPE_CHECKING:
+    from server.config import Config
+
+T = TypeVar("T")
 
 MAX_DEPTH = 6
 
@@ -19,7 +44,12 @@ def check_payload(payload: Any, max_bytes: int) -> None:
         if depth > MAX_DEPTH:
             raise CardtableError(TOO_LARGE, f"Payload nested deeper than {MAX_DEPTH} levels.")
         budget -= 8
-        if isinstance(item, str | bytes):
+        if isinstance(item, str):
+            budget -= len(item)
+            if not item.isascii() and not _encodable(item):
+                raise CardtableError(BAD_REQUEST, "Text must be valid Unicode (no lone "
+                                     "surrogate characters).")
+        elif isinstance(item, bytes):
             budget -= len(item)
         elif isinstance(item, dict):
             for k, v in item.items():
@@ -29,6 +59,14 @@ def check_payload(payload: Any, max_bytes: int) -> None:
             stack.extend((v, depth + 1) for v in item)
         if budget < 0:
             raise CardtableError(TOO_LARGE, f"Payload larger than {max_bytes} bytes.")
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class TokenBucket:
@@ -48,3 +86,110 @@ class TokenBucket:
             raise CardtableError(RATE_LIMITED, "Slow down: too many actions at once.",
                                  retryable=True)
         self.tokens -= 1
+
+
+class Window(msgspec.Struct, frozen=True):
+    """At most ``most`` events in any ``seconds`` long span."""
+
+    seconds: float
+    most: int
+
+
+class RateLimited(CardtableError):
+    """A per-address limit refused the event; ``retry_after`` seconds until one more fits."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(RATE_LIMITED, message, retryable=True)
+        self.retry_after = retry_after
+
+
+def _wait_words(seconds: float) -> str:
+    if seconds <= 90:
+        return f"{max(1, math.ceil(seconds))} seconds"
+    if seconds <= 90 * 60:
+        return f"{math.ceil(seconds / 60)} minutes"
+    return f"{math.ceil(seconds / 3600)} hours"
+
+
+class SlidingLimiter:
+    """Events per client address in sliding windows, counted in Redis by every server process.
+
+    ``what`` names the events in the refusal ("join attempts"); ``clock`` gives the time (tests
+    step it instead of waiting).
+    """
+
+    def __init__(self, store: RedisStore, name: str, windows: Sequence[Window], what: str,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.name = name
+        self.windows = tuple(windows)
+        self.what = what
+        self.clock = clock
+
+    def key(self, address: str) -> str:
+        return f"ct:sw:{self.name}:{limit_key(address)}"
+
+    async def take(self, address: str, event: str | None = None) -> str:
+        """Count one event for ``address``, or raise :class:`RateLimited` (nothing counted).
+
+        ``event`` names the event: the same name again while it is still in the windows is not
+        counted twice. Returns the name (a fresh one without ``event``), for :meth:`give_back`.
+        """
+        now = self.clock()
+        entry = event if event is not None else f"{now!r}|{secrets.token_hex(6)}"
+        spans = [(w.seconds, w.most) for w in self.windows]
+        try:
+            full = await self.store.window_add(self.key(address), entry, now, spans)
+        except StoreUnavailable:
+            raise _unavailable() from None
+        if full is None:
+            return entry
+        index, oldest = full
+        wait = max(0.0, oldest + self.windows[index].seconds - now)
+        raise RateLimited(f"Too many {self.what} from your address; try again in "
+                          f"{_wait_words(wait)}.", wait)
+
+    async def give_back(self, address: str, entry: str) -> None:
+        """Uncount an event :meth:`take` counted."""
+        try:
+            await self.store.window_drop(self.key(address), entry)
+        except StoreUnavailable:
+            raise _unavailable() from None
+
+
+def miss_limiter(store: RedisStore, config: Config) -> SlidingLimiter:
+    """The limit on lookups of room codes that name no live room (docs/architecture.md)."""
+    return SlidingLimiter(
+        store, "miss",
+        [Window(60, config.misses_per_minute), Window(24 * 3600, config.misses_per_day)],
+        "unknown room codes", config.clock)
+
+
+async def count_misses(limiter: SlidingLimiter, address: str, code: str | None,
+                       lookup: Callable[[], Awaitable[T]]) -> T:
+    """Run ``lookup`` of the room ``code`` (None: not a code) under ``limiter``.
+
+    A lookup that raises ``room_not_found`` counts as a miss (the same code again counts once);
+    any other outcome means the room exists, and nothing is counted. Over the limit ``lookup``
+    does not run at all, so a refusal says nothing about the code.
+    """
+    entry = await limiter.take(address, f"code:{code or '-'}")
+    try:
+        found = await lookup()
+    except CardtableError as err:
+        if err.code != ROOM_NOT_FOUND:
+            await _give_back_quietly(limiter, address, entry)
+        raise
+    await _give_back_quietly(limiter, address, entry)
+    return found
+
+
+async def _give_back_quietly(limiter: SlidingLimiter, address: str, entry: str) -> None:
+    # If the store is down the event stays counted, which errs on the safe side.
+    with contextlib.suppress(CardtableError):
+        await limiter.give_back(address, entry)
+
+
+def _unavailable() -> CardtableError:
+    return CardtableError(UNAVAILABLE, "The game store is unreachable right now; try again in a "
+                          "moment.", retryable=True)

@@ -62,6 +62,8 @@ def make_config(redis_url: str, **overrides: object) -> Config:
     cfg = Config(redis_url=redis_url, port=0)
     # Tests drive many clients from one address and fire ops quickly; limits have their own tests.
     cfg.joins_per_minute = 10_000
+    cfg.misses_per_minute = 10_000
+    cfg.misses_per_day = 100_000
     cfg.ops_per_second = 10_000.0
     cfg.ops_burst = 10_000
     for k, v in overrides.items():

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from server.codes import pretty
 from tests.conftest import RunningServer, make_config, skip_or_fail, start_server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -132,7 +133,7 @@ async def wait_js(page: Any, expr: str, arg: Any = None, timeout: float = 10_000
 
 async def enter_room(page: Any) -> str:
     """Wait until the page has joined and holds the table; returns the room code."""
-    await page.wait_for_url(re.compile(r"/r/[A-Z0-9]{8}(\?.*)?$"))
+    await page.wait_for_url(re.compile(r"/r/[A-Z0-9]{8,10}(\?.*)?$"))
     await wait_js(page, "s.v >= 0 && s.conn === 'online'")
     return str((await dump(page))["code"])
 
@@ -190,10 +191,10 @@ async def create_and_join(pages: Pages, template: str = "standard") -> tuple[Any
     await a.click("[data-testid=create-room]")
     code = await enter_room(a)
     shown = await a.text_content("[data-testid=room-code]")
-    assert shown == f"{code[:4]}-{code[4:]}"
+    assert shown == pretty(code)
 
     b = await pages.open("/?name=Ben")
-    await b.fill("[data-testid=join-code]", f" {code[:4].lower()} {code[4:].lower()} ")
+    await b.fill("[data-testid=join-code]", f" {code[:5].lower()} {code[5:].lower()} ")
     await b.click("[data-testid=join-room]")
     assert await enter_room(b) == code
     await wait_js(a, "s.players.length === 2")

@@ -34,5 +34,23 @@ def test_help_names_every_setting(capsys):
         config_from_args(["serve", "--help"])
     assert done.value.code == 0
     text = capsys.readouterr().out
-    for flag in ("--host", "--port", "--redis-url", "--data-dir", "--log-level", "--grace"):
+    for flag in ("--host", "--port", "--redis-url", "--data-dir", "--log-level", "--grace",
+                 "--trusted-proxy", "--misses-per-minute", "--misses-per-day"):
         assert flag in text
+
+
+def test_trusted_proxies_and_miss_limits(monkeypatch, capsys):
+    monkeypatch.delenv("CARDTABLE_TRUSTED_PROXIES", raising=False)
+    cfg = config_from_args(["serve"])
+    assert cfg.trusted_proxies == [] and (cfg.misses_per_minute, cfg.misses_per_day) == (10, 50)
+    monkeypatch.setenv("CARDTABLE_TRUSTED_PROXIES", "10.0.0.0/8, fd00::/8")
+    cfg = config_from_args(["serve"])
+    assert [str(n) for n in cfg.trusted_proxies] == ["10.0.0.0/8", "fd00::/8"]
+    cfg = config_from_args(["serve", "--trusted-proxy", "192.168.0.0/16", "--trusted-proxy",
+                            "127.0.0.1", "--misses-per-minute", "5", "--misses-per-day", "20"])
+    assert [str(n) for n in cfg.trusted_proxies] == ["192.168.0.0/16", "127.0.0.1/32"]
+    assert (cfg.misses_per_minute, cfg.misses_per_day) == (5, 20)
+    with pytest.raises(SystemExit) as done:
+        config_from_args(["serve", "--trusted-proxy", "proxy.local"])
+    assert done.value.code == 2
+    assert "not an IP network or address: 'proxy.local'" in capsys.readouterr().err

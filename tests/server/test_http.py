@@ -21,7 +21,7 @@ async def test_create_room_from_each_template(server):
                 body = await r.json()
             assert codes.normalize(body["code"]) == body["code"]
             assert body["url"].endswith(f"/r/{body['code']}")
-            assert body["display"] == f"{body['code'][:4]}-{body['code'][4:]}"
+            assert body["display"] == f"{body['code'][:5]}-{body['code'][5:]}"
             table = await server_table(server, body["code"])
             sizes[template] = sum(isinstance(o, Card) for o in table.objects.values())
         assert sizes == {"blank": 0, "standard": 52, "standard-jokers": 54}
@@ -36,11 +36,11 @@ def test_codes_are_readable_and_forgiving():
     made = {codes.new_code() for _ in range(2000)}
     assert len(made) == 2000
     for code in made:
-        assert len(code) == 8 and not set(code) & set("01OIL")
+        assert len(code) == 10 and not set(code) & set("01OIL")
     code = next(iter(made))
-    assert codes.normalize(f"  {code[:4].lower()}-{code[4:]} ") == code
+    assert codes.normalize(f"  {code[:5].lower()}-{code[5:]} ") == code
     assert codes.normalize("ABCD-EFG0") is None and codes.normalize(42) is None
-    assert len(codes.ALPHABET) ** codes.LENGTH > 2**39
+    assert len(codes.ALPHABET) ** codes.LENGTH > 2**49
 
 
 async def test_room_page_and_unknown_code(server, make_client):

@@ -75,7 +75,7 @@ export function showHome(root: HTMLElement): void {
   const code = h("input", {
     id: "code",
     "data-testid": "join-code",
-    placeholder: "ABCD-EFGH",
+    placeholder: "ABCDE-FGHJK",
     autocomplete: "off",
     autocapitalize: "characters",
     spellcheck: "false",
@@ -90,7 +90,7 @@ export function showHome(root: HTMLElement): void {
     setText(joinErr, "");
     const c = normalizeCode(code.value);
     if (!c) {
-      setText(joinErr, "A room code has 8 letters and digits, like ABCD-EFGH.");
+      setText(joinErr, "A room code has 10 letters and digits, like ABCDE-FGHJK (older rooms: 8 letters).");
       return;
     }
     join.disabled = true;

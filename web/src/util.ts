@@ -5,13 +5,14 @@ export const CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 /** The canonical code for user input (ignores case, spaces, dashes, underscores), or null. */
 export function normalizeCode(raw: string): string | null {
   const code = raw.replace(/[\s\-_]/g, "").toUpperCase();
-  if (code.length !== 8) return null;
+  if (code.length !== 10 && code.length !== 8) return null; // 8: rooms made before codes grew
   for (const ch of code) if (!CODE_ALPHABET.includes(ch)) return null;
   return code;
 }
 
 export function prettyCode(code: string): string {
-  return `${code.slice(0, 4)}-${code.slice(4)}`;
+  const half = Math.ceil(code.length / 2);
+  return `${code.slice(0, half)}-${code.slice(half)}`;
 }
 
 export const SEAT_COLORS = ["#e0533d", "#2f7de1", "#2fa35a", "#d9a21b", "#8e5bd6", "#e0669e", "#1ba3a6", "#8a6a4a"];
