@@ -15,11 +15,11 @@ import msgspec
 
 from plugins.base import Cosmetic, GameBinding, MoveIntent, Projection, Rejection
 from plugins.registry import GAMES
-from server.errors import BAD_REQUEST, FORBIDDEN, RULES, CardtableError
+from server.errors import BAD_REQUEST, FORBIDDEN, RULES, UNKNOWN_OBJECT, CardtableError
 from server.table import ops as O
 from server.table.apply import Actor, Change, Limits, apply_op, check_ov, new_id
 from server.table.objects import Card, Hand, Stack, Table, hand_id
-from server.table.view import card_visible
+from server.table.view import card_visible, in_other_hand
 
 _enc = msgspec.msgpack.Encoder()
 
@@ -70,12 +70,18 @@ def stop_game(table: Table) -> Change:
     binding = binding_for(table)
     if binding is None:
         raise CardtableError(BAD_REQUEST, "No game is running in this room.")
+    zones = set(table.game["zones"]) if table.game else set()
     table.game = None
-    for obj in table.objects.values():
-        if isinstance(obj, Stack):
-            obj.holder = False if obj.cards else obj.holder
-    table.version += 1
+    version = table.version + 1
     change = Change(game_changed=True, log=f"{binding.info.title} rules are off: free play")
+    for obj in table.objects.values():
+        if isinstance(obj, Stack) and (obj.id in zones or obj.locked):
+            # The game's zones become ordinary piles: unlocked, and gone once emptied.
+            obj.holder = obj.holder and not obj.cards
+            obj.locked = False
+            obj.v = version
+            change.dirty.add(obj.id)
+    table.version = version
     return change
 
 
@@ -87,6 +93,11 @@ def apply_game_op(table: Table, actor: Actor, op: O.Op, limits: Limits) -> Chang
     if actor.seat is None:
         return apply_op(table, actor, op, limits)  # raises not_seated
     intent: MoveIntent | None = None
+    oid: str = getattr(op, "id", "")
+    target = table.objects.get(oid)
+    if target is not None and in_other_hand(table, target, actor.seat):
+        # Answered exactly like an id that never existed: old ids can't be probed.
+        raise CardtableError(UNKNOWN_OBJECT, f"There is no object {oid!r} on this table.")
     if isinstance(op, O.Move) and op.to is not None:
         card = table.objects.get(op.id)
         if isinstance(card, Card) and card.parent is not None:
@@ -107,7 +118,8 @@ def apply_game_op(table: Table, actor: Actor, op: O.Op, limits: Limits) -> Chang
     answer = binding.action_for_move(state, intent)
     if isinstance(answer, Cosmetic):
         if intent.source != intent.dest:
-            raise CardtableError(RULES, "That move isn't allowed while the rules are on.")
+            raise CardtableError(RULES, "That move isn't allowed while the rules are on.",
+                                 detail="not_a_game_move")
         return apply_op(table, actor, op, limits)
     if isinstance(answer, Rejection):
         raise CardtableError(RULES, answer.message, detail=answer.code)
@@ -188,21 +200,37 @@ def _describe(name: str, action: dict[str, Any]) -> str:
     return f"{name} {_VERBS.get(str(kind), str(kind))}"
 
 
-def _encoded(table: Table) -> dict[str, tuple[bytes, tuple[bool, ...]]]:
-    """Each object's bytes and, for cards, who may see its face: what a delta must follow."""
+Encoded = dict[str, tuple[bytes, tuple[bool, ...], int | None]]
+
+
+def _encoded(table: Table) -> Encoded:
+    """Each object's bytes, for cards who may see its face, and the seat whose hand holds it:
+    what a delta must follow."""
     views = [None, *range(table.seats)]
-    return {oid: (_enc.encode(obj), tuple(card_visible(table, obj, s) for s in views)
-                  if isinstance(obj, Card) else ())
-            for oid, obj in table.objects.items()}
+    objs = table.objects
+    out: Encoded = {}
+    for oid, obj in objs.items():
+        if isinstance(obj, Card):
+            holder = objs.get(obj.parent) if obj.parent is not None else None
+            out[oid] = (_enc.encode(obj), tuple(card_visible(table, obj, s) for s in views),
+                        holder.seat if isinstance(holder, Hand) else None)
+        else:
+            out[oid] = (_enc.encode(obj), (), None)
+    return out
 
 
-def _project(table: Table, binding: GameBinding, state: Any,
-             old: dict[str, tuple[bytes, tuple[bool, ...]]]) -> Change:
-    """Make the table show ``binding.project(state)``; report what changed for the deltas."""
+def _project(table: Table, binding: GameBinding, state: Any, old: Encoded) -> Change:
+    """Make the table show ``binding.project(state)``; report what changed for the deltas.
+
+    Cards keep their ids only where that tells nobody anything: between zones, from a zone
+    into a hand, and within one hand. A card that leaves a hand (a discard, a meld laid down,
+    the face-down knock discard) is a new card with a new id, like every card of a new deal.
+    """
     proj: Projection = binding.project(state)
     assert table.game is not None
     fresh = table.game.get("deal") != proj.deal
-    pool: dict[str, list[str]] = {}
+    pool: dict[str, list[str]] = {}  # cards outside hands, by face: reusable anywhere
+    held: dict[str, list[str]] = {}  # cards in hands, by face: only their own hand keeps them
     if fresh:
         # A new deal: every card gets a new id, unlinkable to anything seen before.
         for oid, obj in list(table.objects.items()):
@@ -211,7 +239,9 @@ def _project(table: Table, binding: GameBinding, state: Any,
     else:
         for obj in table.objects.values():
             if isinstance(obj, Card):
-                pool.setdefault(obj.face, []).append(obj.id)
+                in_hand = obj.parent is not None and isinstance(
+                    table.objects.get(obj.parent), Hand)
+                (held if in_hand else pool).setdefault(obj.face, []).append(obj.id)
 
     def card_for(face: str, up: bool, parent: str, x: float, y: float) -> str:
         ids = pool.get(face)
@@ -246,22 +276,26 @@ def _project(table: Table, binding: GameBinding, state: Any,
         kept = []
         for cid in hand.cards:  # cards that stay keep the player's own order
             card = table.objects.get(cid)
-            if isinstance(card, Card) and card.face in want and cid in pool.get(card.face, ()):
+            if isinstance(card, Card) and card.face in want and cid in held.get(card.face, ()):
                 want.remove(card.face)
-                pool[card.face].remove(cid)
+                held[card.face].remove(cid)
                 card.parent, card.up = hand.id, False
                 kept.append(cid)
         hand.cards = kept + [card_for(f, False, hand.id, hand.x, hand.y) for f in want]
-    for ids in pool.values():  # cards the projection no longer shows
+    for ids in [*pool.values(), *held.values()]:  # cards the projection no longer shows
         for cid in ids:
             del table.objects[cid]
     table.game["deal"] = proj.deal
     version = table.version + 1
     change = Change(game_changed=True)
     for oid, now in _encoded(table).items():
+        if oid not in old:
+            change.created.add(oid)
         if old.get(oid) != now:
             table.objects[oid].v = version
             change.dirty.add(oid)
     change.removed = {oid for oid in old if oid not in table.objects}
+    change.held = {oid: seat for oid, (_, _, seat) in old.items()
+                   if seat is not None and (oid in change.dirty or oid in change.removed)}
     table.version = version
     return change

@@ -3,6 +3,10 @@
 ``apply_op`` mutates the table it is given (the room service hands it a fresh copy, so a
 rejection part-way leaves the stored state untouched) and returns a :class:`Change` naming every
 object whose per-seat view may differ, every removed id, and a log line with no hidden faces.
+
+A card that leaves a hand for anywhere but the same hand is replaced by a copy with a new id, as
+a shuffle does: other seats never held the id it had in the hand, and the new one links it to
+nothing they saw before it went in.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from server.table.objects import (
     Table,
     UndoEntry,
 )
-from server.table.view import visible_faces
+from server.table.view import in_other_hand, visible_faces
 
 _rng = secrets.SystemRandom()
 UNDOABLE = (O.Move, O.Flip, O.Rotate, O.Split, O.Merge, O.ChipsMove, O.ChipsAdd, O.CounterSet,
@@ -64,10 +68,17 @@ class Actor:
 
 @dataclass
 class Change:
-    """What an operation did: objects to re-send per seat, ids removed, a public log line."""
+    """What an operation did: objects to re-send per seat, ids removed, a public log line.
+
+    ``held`` and ``created`` say which views held an id before the change (for per-view
+    ``del`` lists): ``held`` maps each changed or removed card that sat in a hand before the
+    change to that hand's seat, ``created`` names the ids the change made.
+    """
 
     dirty: set[str] = field(default_factory=set)
     removed: set[str] = field(default_factory=set)
+    held: dict[str, int] = field(default_factory=dict)
+    created: set[str] = field(default_factory=set)
     log: str = ""
     players_changed: bool = False
     game_changed: bool = False
@@ -81,17 +92,23 @@ def new_id(prefix: str = "o") -> str:
 class _Ctx:
     """Tracks one operation's touched objects, for the change set and the undo record."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, seat: int | None) -> None:
         self.table = table
+        self.seat = seat
         self.change = Change()
         self.before: dict[str, Obj] = {}
         self.created: list[str] = []
+        self.renamed: dict[str, str] = {}
 
     def touch(self, obj: Obj) -> None:
         if obj.id not in self.before and obj.id not in self.created:
             self.before[obj.id] = msgspec.structs.replace(obj)
             if isinstance(obj, Stack | Hand):
                 self.before[obj.id].cards = list(obj.cards)  # type: ignore[union-attr]
+            elif isinstance(obj, Card) and obj.parent is not None:
+                holder = self.table.objects.get(obj.parent)
+                if isinstance(holder, Hand):
+                    self.change.held[obj.id] = holder.seat
         self.change.dirty.add(obj.id)
 
     def touch_container(self, c: Stack | Hand) -> None:
@@ -103,6 +120,7 @@ class _Ctx:
     def add(self, obj: Obj) -> None:
         self.table.objects[obj.id] = obj
         self.created.append(obj.id)
+        self.change.created.add(obj.id)
         self.change.dirty.add(obj.id)
 
     def remove(self, obj: Obj) -> None:
@@ -116,9 +134,12 @@ class _Ctx:
         return self.table.zmax
 
 
-def _get(table: Table, oid: str) -> Obj:
-    obj = table.objects.get(oid)
-    if obj is None:
+def _get(ctx: _Ctx, oid: str) -> Obj:
+    """The object ``oid`` as the acting seat knows it. A card in another seat's hand is not in
+    that seat's view: the answer must be the same as for an id that does not exist, or probing
+    an old id would tell whether that card is still in the hand."""
+    obj = ctx.table.objects.get(oid)
+    if obj is None or in_other_hand(ctx.table, obj, ctx.seat):
         raise CardtableError(UNKNOWN_OBJECT, f"There is no object {oid!r} on this table.")
     return obj
 
@@ -165,6 +186,19 @@ def _detach(ctx: _Ctx, card: Card) -> None:
         ctx.remove(c)
 
 
+def _reissue(ctx: _Ctx, card: Card) -> Card:
+    """Replace a card that has just left a hand (detached) by a new card of the same face.
+
+    Only what anyone can see of it carries over: its face, back and which way up it is. The
+    rotation and z-order it had on the table before it went into the hand would link it.
+    """
+    ctx.remove(card)
+    fresh = Card(id=new_id("c"), face=card.face, back=card.back, up=card.up, x=card.x, y=card.y)
+    ctx.add(fresh)
+    ctx.renamed[fresh.id] = card.id
+    return fresh
+
+
 def _attach(ctx: _Ctx, card: Card, c: Stack | Hand, index: int | None) -> None:
     ctx.touch(card)
     ctx.touch_container(c)
@@ -196,7 +230,7 @@ def apply_op(table: Table, actor: Actor, op: O.Op, limits: Limits = Limits()) ->
         raise CardtableError(NOT_SEATED, "Spectators can watch but not touch: take a seat to play.")
     if isinstance(op, O.Undo):
         return _undo(table, actor)
-    ctx = _Ctx(table)
+    ctx = _Ctx(table, actor.seat)
     handler = _HANDLERS[type(op)]
     ctx.change.log = handler(ctx, actor, op, limits)
     if len(table.objects) > limits.max_objects:
@@ -208,7 +242,7 @@ def apply_op(table: Table, actor: Actor, op: O.Op, limits: Limits = Limits()) ->
     if isinstance(op, UNDOABLE):
         table.undo[actor.player_id] = UndoEntry(
             version=version, before=list(ctx.before.values()), created=list(ctx.created),
-            removed=sorted(ctx.change.removed),
+            removed=sorted(ctx.change.removed), renamed=dict(ctx.renamed),
         )
     else:
         table.undo.pop(actor.player_id, None)
@@ -220,7 +254,7 @@ def apply_op(table: Table, actor: Actor, op: O.Op, limits: Limits = Limits()) ->
 
 def _move(ctx: _Ctx, actor: Actor, op: O.Move, limits: Limits) -> str:
     t = ctx.table
-    obj = _get(t, op.id)
+    obj = _get(ctx, op.id)
     check_ov(obj, op.ov)
     if isinstance(obj, Card):
         return _move_card(ctx, actor, obj, op)
@@ -229,7 +263,7 @@ def _move(ctx: _Ctx, actor: Actor, op: O.Move, limits: Limits) -> str:
     if op.to is not None:
         if not isinstance(obj, Stack):
             raise CardtableError(INVALID_MOVE, "Only cards and piles can go into a pile or hand.")
-        dest = _get(t, op.to)
+        dest = _get(ctx, op.to)
         if isinstance(dest, Stack):
             return _merge(ctx, actor, O.Merge(id=obj.id, into=dest.id), limits)
         if isinstance(dest, Hand):
@@ -258,7 +292,7 @@ def _move_card(ctx: _Ctx, actor: Actor, card: Card, op: O.Move) -> str:
         _check_unlocked(card)
     src = _container(t, card)
     if op.to is not None:
-        dest = _get(t, op.to)
+        dest = _get(ctx, op.to)
         if isinstance(dest, Card):
             if dest.parent is not None or dest.id == card.id:
                 raise CardtableError(INVALID_MOVE, "Drop onto a loose card to make a pile.")
@@ -275,6 +309,8 @@ def _move_card(ctx: _Ctx, actor: Actor, card: Card, op: O.Move) -> str:
             card.up = op.up
         same = dest is src
         _detach(ctx, card)
+        if isinstance(src, Hand) and not same:
+            card = _reissue(ctx, card)
         if dest.id not in t.objects:  # the source pile vanished when emptied: it was the target
             raise CardtableError(INVALID_MOVE, "A card can't be put back into the pile it leaves.")
         _attach(ctx, card, dest, op.index)
@@ -289,6 +325,8 @@ def _move_card(ctx: _Ctx, actor: Actor, card: Card, op: O.Move) -> str:
         raise CardtableError(INVALID_MOVE, "A move needs either a destination or x and y.")
     ctx.touch(card)
     _detach(ctx, card)
+    if isinstance(src, Hand):
+        card = _reissue(ctx, card)
     if op.up is not None:
         card.up = op.up
     card.x, card.y, card.z = op.x, op.y, ctx.top_z()
@@ -299,7 +337,7 @@ def _move_card(ctx: _Ctx, actor: Actor, card: Card, op: O.Move) -> str:
 
 def _flip(ctx: _Ctx, actor: Actor, op: O.Flip, limits: Limits) -> str:
     t = ctx.table
-    obj = _get(t, op.id)
+    obj = _get(ctx, op.id)
     check_ov(obj, op.ov)
     if isinstance(obj, Card):
         _check_card_reachable(t, obj, actor)
@@ -322,7 +360,7 @@ def _flip(ctx: _Ctx, actor: Actor, op: O.Flip, limits: Limits) -> str:
 
 
 def _rotate(ctx: _Ctx, actor: Actor, op: O.Rotate, limits: Limits) -> str:
-    obj = _get(ctx.table, op.id)
+    obj = _get(ctx, op.id)
     check_ov(obj, op.ov)
     if isinstance(obj, Hand):
         raise CardtableError(INVALID_MOVE, "Hands can't be rotated.")
@@ -334,8 +372,8 @@ def _rotate(ctx: _Ctx, actor: Actor, op: O.Rotate, limits: Limits) -> str:
     return f"{actor.name} rotated {_name(obj)}"
 
 
-def _stack(t: Table, oid: str) -> Stack:
-    obj = _get(t, oid)
+def _stack(ctx: _Ctx, oid: str) -> Stack:
+    obj = _get(ctx, oid)
     if not isinstance(obj, Stack):
         raise CardtableError(INVALID_MOVE, "That is not a pile of cards.")
     return obj
@@ -343,7 +381,7 @@ def _stack(t: Table, oid: str) -> Stack:
 
 def _shuffle(ctx: _Ctx, actor: Actor, op: O.Shuffle, limits: Limits) -> str:
     t = ctx.table
-    s = _stack(t, op.id)
+    s = _stack(ctx, op.id)
     check_ov(s, op.ov)
     ctx.touch(s)
     old = list(s.cards)
@@ -375,7 +413,7 @@ def _seated_order(t: Table, seats: list[int] | None) -> list[int]:
 
 def _deal(ctx: _Ctx, actor: Actor, op: O.Deal, limits: Limits) -> str:
     t = ctx.table
-    s = _stack(t, op.id)
+    s = _stack(ctx, op.id)
     check_ov(s, op.ov)
     order = _seated_order(t, op.seats)
     if not order:
@@ -401,7 +439,7 @@ def _deal(ctx: _Ctx, actor: Actor, op: O.Deal, limits: Limits) -> str:
 
 def _take(ctx: _Ctx, actor: Actor, op: O.Take, limits: Limits) -> str:
     t = ctx.table
-    s = _stack(t, op.id)
+    s = _stack(ctx, op.id)
     check_ov(s, op.ov)
     if op.n > len(s.cards):
         raise CardtableError(INVALID_MOVE, f"The pile has only {_plural(len(s.cards), 'card')}.")
@@ -417,7 +455,7 @@ def _take(ctx: _Ctx, actor: Actor, op: O.Take, limits: Limits) -> str:
 
 def _split(ctx: _Ctx, actor: Actor, op: O.Split, limits: Limits) -> str:
     t = ctx.table
-    s = _stack(t, op.id)
+    s = _stack(ctx, op.id)
     check_ov(s, op.ov)
     if op.n >= len(s.cards) and not s.holder:
         raise CardtableError(INVALID_MOVE, "Split off fewer cards than the pile holds.")
@@ -436,8 +474,8 @@ def _split(ctx: _Ctx, actor: Actor, op: O.Split, limits: Limits) -> str:
 
 def _merge(ctx: _Ctx, actor: Actor, op: O.Merge, limits: Limits) -> str:
     t = ctx.table
-    src = _stack(t, op.id)
-    dest = _stack(t, op.into)
+    src = _stack(ctx, op.id)
+    dest = _stack(ctx, op.into)
     check_ov(src, op.ov)
     if src.id == dest.id:
         raise CardtableError(INVALID_MOVE, "A pile can't be put on itself.")
@@ -452,15 +490,15 @@ def _merge(ctx: _Ctx, actor: Actor, op: O.Merge, limits: Limits) -> str:
     return f"{actor.name} put {_plural(n, 'card')} on {_name(dest)}"
 
 
-def _chips(t: Table, oid: str) -> Chips:
-    obj = _get(t, oid)
+def _chips(ctx: _Ctx, oid: str) -> Chips:
+    obj = _get(ctx, oid)
     if not isinstance(obj, Chips):
         raise CardtableError(INVALID_MOVE, "That is not a chip stack.")
     return obj
 
 
 def _chips_move(ctx: _Ctx, actor: Actor, op: O.ChipsMove, limits: Limits) -> str:
-    src, dest = _chips(ctx.table, op.id), _chips(ctx.table, op.to)
+    src, dest = _chips(ctx, op.id), _chips(ctx, op.to)
     if src.id == dest.id:
         raise CardtableError(INVALID_MOVE, "Chips must move to another stack.")
     if op.n > src.count:
@@ -473,7 +511,7 @@ def _chips_move(ctx: _Ctx, actor: Actor, op: O.ChipsMove, limits: Limits) -> str
 
 
 def _chips_add(ctx: _Ctx, actor: Actor, op: O.ChipsAdd, limits: Limits) -> str:
-    c = _chips(ctx.table, op.id)
+    c = _chips(ctx, op.id)
     if c.count + op.n < 0 or c.count + op.n > 100_000:
         raise CardtableError(INVALID_MOVE, f"That stack has {_plural(c.count, 'chip')}.")
     ctx.touch(c)
@@ -483,7 +521,7 @@ def _chips_add(ctx: _Ctx, actor: Actor, op: O.ChipsAdd, limits: Limits) -> str:
 
 
 def _counter(ctx: _Ctx, actor: Actor, op: O.CounterSet, limits: Limits) -> str:
-    c = _get(ctx.table, op.id)
+    c = _get(ctx, op.id)
     if not isinstance(c, Counter):
         raise CardtableError(INVALID_MOVE, "That is not a counter.")
     if (op.value is None) == (op.delta is None):
@@ -497,7 +535,7 @@ def _counter(ctx: _Ctx, actor: Actor, op: O.CounterSet, limits: Limits) -> str:
 
 
 def _roll(ctx: _Ctx, actor: Actor, op: O.Roll, limits: Limits) -> str:
-    d = _get(ctx.table, op.id)
+    d = _get(ctx, op.id)
     if not isinstance(d, Die):
         raise CardtableError(INVALID_MOVE, "That is not a die.")
     ctx.touch(d)
@@ -561,7 +599,7 @@ _EDITABLE: dict[type, tuple[str, ...]] = {
 
 
 def _update(ctx: _Ctx, actor: Actor, op: O.Update, limits: Limits) -> str:
-    obj = _get(ctx.table, op.id)
+    obj = _get(ctx, op.id)
     check_ov(obj, op.ov)
     if isinstance(obj, Card):
         _check_card_reachable(ctx.table, obj, actor)
@@ -586,7 +624,7 @@ def _update(ctx: _Ctx, actor: Actor, op: O.Update, limits: Limits) -> str:
 
 def _delete(ctx: _Ctx, actor: Actor, op: O.Delete, limits: Limits) -> str:
     t = ctx.table
-    obj = _get(t, op.id)
+    obj = _get(ctx, op.id)
     check_ov(obj, op.ov)
     if isinstance(obj, Hand):
         raise CardtableError(INVALID_MOVE, "Hands belong to their seat and can't be deleted.")
@@ -620,6 +658,8 @@ def _undo(table: Table, actor: Actor) -> Change:
         if cur is None or cur.v != entry.version:
             raise CardtableError(UNDO_REFUSED, _CHANGED_SINCE)
     seen_now = {s: visible_faces(table, s) for s in [None, *range(table.seats)]}
+    existed = set(objs)
+    held = {cid: h.seat for h in objs.values() if isinstance(h, Hand) for cid in h.cards}
     change = Change()
     for oid in entry.created:
         del objs[oid]
@@ -628,15 +668,20 @@ def _undo(table: Table, actor: Actor) -> Change:
         objs[old.id] = old
         change.dirty.add(old.id)
         change.removed.discard(old.id)
+    # A card the operation took out of a hand comes back under its old id: whoever could see
+    # it under the new id may see it again.
+    was = {old: new for new, old in entry.renamed.items()}
     for s, before in seen_now.items():
         after = visible_faces(table, s)
-        if any(cid not in before for cid in after):
+        if any(cid not in before and was.get(cid) not in before for cid in after):
             raise CardtableError(UNDO_REFUSED, "Undoing that would reveal a hidden card.")
     version = table.version + 1
     for oid in list(change.dirty):
         obj = objs[oid]
         if isinstance(obj, Stack | Hand):
             change.dirty.update(obj.cards[-2:])
+    change.held = {oid: held[oid] for oid in change.dirty | change.removed if oid in held}
+    change.created = change.dirty - existed
     for oid in change.dirty:
         objs[oid].v = version
     table.version = version

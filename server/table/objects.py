@@ -48,7 +48,8 @@ class Stack(Placed, tag="stack", kw_only=True):
 
 
 class Hand(Placed, tag="hand", kw_only=True):
-    """A seat's private hand. Only that seat sees the faces; everyone sees the count."""
+    """A seat's private hand. Only that seat sees its cards (ids, order, faces); everyone else
+    sees how many it holds. A card that leaves a hand for anywhere else gets a new id."""
 
     id: str
     seat: int
@@ -106,6 +107,8 @@ class UndoEntry(msgspec.Struct, kw_only=True):
     before: list[Obj]
     created: list[str]
     removed: list[str] = msgspec.field(default_factory=list)
+    # New id -> old id of each card that left a hand (and so got a new id) in the operation.
+    renamed: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class Table(msgspec.Struct, kw_only=True):

@@ -39,7 +39,7 @@ class Move(_Op, tag="move"):
     x: Coord | None = None
     y: Coord | None = None
     to: Id | None = None
-    index: Annotated[int, msgspec.Meta(ge=-1, le=10000)] | None = None
+    index: Annotated[int, msgspec.Meta(ge=0, le=10000)] | None = None
     up: bool | None = None
     ov: Ver | None = None
 

@@ -1,19 +1,27 @@
-"""Visibility: what one seat may see of the table. The only place card faces leave the model.
+"""Visibility: what one seat may see of the table. The only place faces and ids leave the model.
 
 A card's face is visible to a seat when the card is in that seat's hand, or face up loose on the
 table, or face up on top of a pile (a fanned "row" stack shows every face-up card). Anything else
-is sent without its face: another seat's hand, a face-down card, the inside of a pile.
-Spectators are seat ``None`` and see only what is public.
+is sent without its face: a face-down card, the inside of a pile.
+
+Another seat's hand is sent as its count alone (``n``, no ``cards``), and the cards inside it are
+not sent at all: no other view ever holds the id of a card while it sits in a hand. A card that
+enters a hand is deleted from the other views; one that leaves a hand gets a new id (see
+``server/table/apply.py``), so nothing seen before can be linked to it. Spectators are seat
+``None`` and see only what is public.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from server.table.objects import Card, Hand, Obj, Stack, Table
+
+if TYPE_CHECKING:
+    from server.table.apply import Change
 
 _to_builtins = msgspec.to_builtins
 
@@ -31,11 +39,23 @@ def card_visible(table: Table, card: Card, seat: int | None) -> bool:
     return False
 
 
+def in_other_hand(table: Table, obj: Obj, seat: int | None) -> bool:
+    """Is ``obj`` a card in a hand that is not ``seat``'s? Such a card is not in that view."""
+    if not isinstance(obj, Card) or obj.parent is None:
+        return False
+    parent = table.objects.get(obj.parent)
+    return isinstance(parent, Hand) and parent.seat != seat
+
+
 def view_object(table: Table, obj: Obj, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = _to_builtins(obj)
     out["t"] = out.pop("type", None) or _kind(obj)
     if isinstance(obj, Card) and not card_visible(table, obj, seat):
         del out["face"]
+    elif isinstance(obj, Hand):
+        out["n"] = len(obj.cards)
+        if obj.seat != seat:
+            del out["cards"]
     return out
 
 
@@ -44,8 +64,53 @@ def _kind(obj: Obj) -> str:
 
 
 def view_objects(table: Table, ids: Iterable[str], seat: int | None) -> list[dict[str, Any]]:
+    """The objects among ``ids`` that are in ``seat``'s view, as that seat sees them."""
     objs = table.objects
-    return [view_object(table, objs[i], seat) for i in ids if i in objs]
+    return [view_object(table, o, seat) for i in ids
+            if (o := objs.get(i)) is not None and not in_other_hand(table, o, seat)]
+
+
+def _had(change: Change, oid: str, seat: int | None) -> bool:
+    """Was ``oid`` in ``seat``'s view before ``change``?"""
+    if oid in change.created:
+        return False
+    owner = change.held.get(oid, seat)
+    return owner == seat
+
+
+def views_differ(table: Table, change: Change) -> bool:
+    """Could two views receive different deltas for ``change``? (Else one delta serves all.)"""
+    if change.game_changed or change.held:
+        return True
+    objs = table.objects
+    for oid in change.dirty:
+        obj = objs.get(oid)
+        if isinstance(obj, Hand) or (isinstance(obj, Card) and obj.parent is not None
+                                     and isinstance(objs.get(obj.parent), Hand)):
+            return True
+    return False
+
+
+def view_delta(
+    table: Table, change: Change, seat: int | None
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """What ``seat`` must replace (``set``) and drop (``del``) to follow ``change``.
+
+    ``del`` names only ids the view held: a card that entered another seat's hand, or a removed
+    object it could see. Ids it never held (created and hidden at once, or removed from another
+    seat's hand) are never sent to it.
+    """
+    objs = table.objects
+    shown: list[dict[str, Any]] = []
+    gone: list[str] = []
+    for oid in change.dirty:
+        obj = objs[oid]
+        if not in_other_hand(table, obj, seat):
+            shown.append(view_object(table, obj, seat))
+        elif _had(change, oid, seat):
+            gone.append(oid)
+    gone.extend(oid for oid in change.removed if _had(change, oid, seat))
+    return shown, sorted(gone)
 
 
 def players_view(table: Table) -> list[dict[str, Any]]:
@@ -65,7 +130,7 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
         "template": table.template,
         "players": players_view(table),
         "locked": table.locked,
-        "objects": [view_object(table, o, seat) for o in table.objects.values()],
+        "objects": view_objects(table, table.objects, seat),
         "game": None,
         "log": list(table.log),
         "features": ["drag"],

@@ -23,7 +23,7 @@ def random_op(rng: random.Random, c: TableClient) -> dict[str, Any]:
     loose = [o for o in objs.values() if o["t"] == "card" and o["parent"] is None]
     mine = objs[f"hand{seat}"]["cards"] if seat is not None else []
     others = [cid for o in objs.values() if o["t"] == "hand" and o["seat"] != seat
-              for cid in o["cards"]]
+              for cid in o.get("cards", [])]
     xy = {"x": rng.uniform(0, 1500), "y": rng.uniform(0, 900)}
     options: list[dict[str, Any]] = []
     if full:

@@ -33,7 +33,7 @@ from server.table.objects import (
     encode_table,
 )
 from server.table.templates import new_table
-from server.table.view import snapshot, view_object
+from server.table.view import snapshot, view_delta
 
 NAMES = ["Ana", "Ben", "Cyd", "Dot"]
 SPECTATOR = Actor("p9", "Eve", None)
@@ -169,14 +169,31 @@ def views(t: Table) -> dict[int | None, dict[str, dict[str, Any]]]:
     return {s: {o["id"]: o for o in snapshot(t, s)["objects"]} for s in ALL_VIEWS}
 
 
+def hidden_from(t: Table, seat: int | None) -> set[str]:
+    """Ids of the cards in other seats' hands: ids this view must never receive."""
+    return {cid for o in t.objects.values() if isinstance(o, Hand) and o.seat != seat
+            for cid in o.cards}
+
+
 def follow(view: dict[str, dict[str, Any]], t: Table, change: Change,
            seat: int | None) -> dict[str, dict[str, Any]]:
-    """A client's view after a delta: replace every dirty object, drop every removed id."""
+    """A client's view after the delta the room service sends ``seat`` for ``change``.
+
+    Checks the delta on the way: ``del`` names only ids the view holds (no id of a card this
+    view never had leaks through it), ``set`` no card in another seat's hand, and another
+    seat's hand comes as a count without ``cards``.
+    """
+    shown, gone = view_delta(t, change, seat)
+    secret = hidden_from(t, seat)
     out = dict(view)
-    for oid in change.removed:
-        out.pop(oid, None)
-    for oid in change.dirty:
-        out[oid] = view_object(t, t.objects[oid], seat)
+    for oid in gone:
+        assert oid in out, f"seat {seat} told to delete {oid}, which it never held"
+        out.pop(oid)
+    for obj in shown:
+        assert obj["id"] not in secret, f"seat {seat} sent {obj['id']} in another hand"
+        if obj["t"] == "hand" and obj["seat"] != seat:
+            assert "cards" not in obj and obj["n"] == len(hand(t, obj["seat"]).cards)
+        out[obj["id"]] = obj
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import msgspec
 import pytest
 
 from server.errors import CardtableError
@@ -91,8 +92,11 @@ def test_play_a_card_from_your_own_hand(t):
     give(t, 0, ["a", "b", "c"])
     new, ch = ok(t, 0, O.Move(id="a", x=10, y=20, up=True))
     assert hand(new, 0).cards == ["b", "c"]
-    assert card(new, "a").parent is None and card(new, "a").up
-    assert visible_faces(new, None) == {"a": "H1"}
+    (played,) = new_objects(t, new)  # leaving the hand, the card got a new id
+    assert "a" not in new.objects and ch.removed == {"a"}
+    assert isinstance(played, Card) and played.parent is None and played.up
+    assert (played.face, played.x, played.y) == ("H1", 10, 20)
+    assert visible_faces(new, None) == {played.id: "H1"}
     assert ch.log == "Ana played a card from their hand"
 
 
@@ -102,10 +106,14 @@ def test_play_a_card_from_your_own_hand(t):
      O.Flip(id="a"), O.Rotate(id="a", rot=90), O.Delete(id="a"), O.Update(id="a", locked=True)],
     ids=lambda op: type(op).__name__,
 )
-def test_another_seats_hand_is_forbidden(t, op):
+def test_another_seats_hand_is_out_of_reach_and_out_of_sight(t, op):
+    """Another seat's card is answered exactly like an id that doesn't exist: probing an old id
+    must not tell whether that card is still in the hand."""
     add_card(t, "a", "H1")
     give(t, 0, ["a"])
-    refused(t, 1, op, "forbidden")
+    err = refused(t, 1, op, "unknown_object")
+    missing = refused(t, 1, msgspec.structs.replace(op, id="nope"), "unknown_object")
+    assert err.message == missing.message.replace("nope", "a")
     ok(t, 0, op)  # the owner may
 
 
@@ -146,9 +154,11 @@ def test_give_a_card_into_the_middle_of_another_hand(t):
     give(t, 0, ["a", "b", "c"])
     give(t, 1, ["u", "w"])
     new, ch = ok(t, 0, O.Move(id="a", to="hand1", index=1))
-    assert hand(new, 0).cards == ["b", "c"] and hand(new, 1).cards == ["u", "a", "w"]
-    assert card(new, "a").parent == "hand1"
-    assert "a" in visible_faces(new, 1) and "a" not in visible_faces(new, 0)
+    (given,) = new_objects(t, new)  # a new id: seat 2 can't tell where it sat in Ana's hand
+    assert "a" not in new.objects
+    assert hand(new, 0).cards == ["b", "c"] and hand(new, 1).cards == ["u", given.id, "w"]
+    assert given.parent == "hand1"
+    assert given.id in visible_faces(new, 1) and given.id not in visible_faces(new, 0)
     assert ch.log == "Ana gave a card to seat 2"
 
 

@@ -11,8 +11,12 @@ it checks:
 * hands and zones persist; a pile that is not a zone is never empty;
 * a rejection leaves the caller's table byte-identical, with a model error code;
 * an accepted operation bumps the version by exactly one and stamps what it touched;
-* change sets are complete: every seat's and the spectator's view rebuilt from the deltas
-  equals a fresh snapshot, and faces shown follow the visibility rule.
+* change sets are complete: every seat's and the spectator's view rebuilt from the per-view
+  deltas the room service sends equals a fresh snapshot, and faces shown follow the visibility
+  rule; no delta names an id its view never held or a card in another seat's hand;
+* hands link nothing: a card that was in a hand is, after any operation but an undo, still in
+  that hand or gone (it left under a new id), and an id that vanished from a view never comes
+  back to it except by an undo.
 
 Ids and the shuffle/roll RNG are made deterministic so that failures replay and shrink. The
 "explain" phase is off: on this machine it spent minutes re-running long failing sequences.
@@ -232,6 +236,7 @@ class TableMachine(RuleBasedStateMachine):
         self.views = {s: {o["id"]: o for o in snapshot(t, s)["objects"]} for s in ALL_VIEWS}
         self.accepted = 0
         self.recent: list[str] = []
+        self.vanished: dict[int | None, set[str]] = {s: set() for s in ALL_VIEWS}
 
     @rule(data=st.data())
     def step(self, data: st.DataObject) -> None:
@@ -285,8 +290,17 @@ class TableMachine(RuleBasedStateMachine):
             assert not isinstance(gone, Hand)
             if isinstance(gone, Stack) and gone.holder:
                 assert isinstance(op, O.Delete | O.Undo), f"zone {oid} vanished"
+        undo = isinstance(op, O.Undo)
+        if not undo:
+            for oid, seat_ in change.held.items():
+                c = work.objects.get(oid)
+                assert c is None or c.parent == f"hand{seat_}", f"{oid} left a hand, same id"
         for s in ALL_VIEWS:
-            self.views[s] = follow(self.views[s], work, change, s)
+            new_view = follow(self.views[s], work, change, s)
+            back = self.vanished[s] & set(new_view)
+            assert undo or not back, f"seat {s} sees {back} again"
+            self.vanished[s] = (self.vanished[s] | (set(self.views[s]) - set(new_view))) - back
+            self.views[s] = new_view
         self.table = work
         self.accepted += 1
         self.recent = sorted(change.dirty)

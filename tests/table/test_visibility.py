@@ -35,10 +35,16 @@ def test_a_hand_is_seen_only_by_its_owner(t):
         assert visible_faces(t, seat) == {}
         text = json.dumps(snapshot(t, seat))
         assert "Secret-A" not in text and "Secret-B" not in text
-    # everyone sees the hand itself and how many cards it holds
+    # everyone sees the hand itself and how many cards it holds; only its owner its cards
     for seat in ALL_VIEWS:
-        h = next(o for o in snapshot(t, seat)["objects"] if o["id"] == "hand1")
-        assert h["cards"] == ["a", "b"] and h["seat"] == 1
+        objs = {o["id"]: o for o in snapshot(t, seat)["objects"]}
+        h = objs["hand1"]
+        assert h["n"] == 2 and h["seat"] == 1
+        if seat == 1:
+            assert h["cards"] == ["a", "b"] and {"a", "b"} <= set(objs)
+        else:
+            assert "cards" not in h and not {"a", "b"} & set(objs)
+            assert '"a"' not in json.dumps(snapshot(t, seat))
 
 
 def test_face_down_cards_are_never_seen(t):
@@ -74,15 +80,19 @@ def test_every_face_up_card_of_a_row_shows(t):
         assert "Hidden-2" not in json.dumps(snapshot(t, seat))
 
 
-def test_views_differ_only_in_faces(t):
+def test_views_differ_only_in_faces_and_other_seats_hands(t):
     add_card(t, "a", "H1")
+    add_card(t, "c", "H3")
     give(t, 0, ["a"])
+    give(t, 2, ["c"])
     add_card(t, "b", "H2", up=True)
     add_pile(t, "p", ["S1", "S2"], up=True)
     ok(t, 0, O.Flip(id="deck"))
-    base = {o["id"]: {k: v for k, v in o.items() if k != "face"}
-            for o in snapshot(t, None)["objects"]}
-    assert set(base) == set(t.objects)
+
+    def bare(o: dict) -> dict:
+        return {k: v for k, v in o.items() if k not in ("face", "cards")}
+
+    base = {oid: bare(view_object(t, o, None)) for oid, o in t.objects.items()}
     for seat in ALL_VIEWS:
         snap = snapshot(t, seat)
         assert (snap["code"], snap["v"], snap["seats"], snap["template"], snap["game"]) == (
@@ -90,7 +100,10 @@ def test_views_differ_only_in_faces(t):
         assert {p["id"]: p["seat"] for p in snap["players"]} == {
             "p0": 0, "p1": 1, "p2": 2, "p3": 3, "p9": None}
         objs = {o["id"]: o for o in snap["objects"]}
-        assert {i: {k: v for k, v in o.items() if k != "face"} for i, o in objs.items()} == base
+        hidden = {cid for s, cid in ((0, "a"), (2, "c")) if s != seat}
+        assert set(objs) == set(t.objects) - hidden
+        assert {i: bare(o) for i, o in objs.items()} == {
+            i: o for i, o in base.items() if i not in hidden}
         for oid, o in objs.items():
             assert o["t"] == type(t.objects[oid]).__name__.lower()
             assert o["v"] == t.objects[oid].v

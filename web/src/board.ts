@@ -39,8 +39,19 @@ export function containerOf(objs: Objects, card: CardObj): Container | null {
   return c && (c.t === "stack" || c.t === "hand") ? c : null;
 }
 
+/** A container's card ids; empty for another seat's hand, which is sent as a count only. */
+export function cardIds(c: Container): string[] {
+  return c.cards ?? [];
+}
+
+/** How many cards a hand holds: its own list for your hand, the server's count for others. */
+export function handCount(h: HandObj): number {
+  return h.cards ? h.cards.length : h.n;
+}
+
 export function topCardId(s: Container): string | null {
-  return s.cards.length ? s.cards[s.cards.length - 1] : null;
+  const cards = cardIds(s);
+  return cards.length ? cards[cards.length - 1] : null;
 }
 
 /** The same rule as the server's view: may `seat` see this card's face? */
@@ -197,7 +208,8 @@ export class Draft {
     this.touched.add(o.id);
     if (this.owned.has(o.id)) return o;
     const copy = { ...o } as T;
-    if ("cards" in copy) (copy as Container).cards = [...(copy as Container).cards];
+    const cards = (copy as Partial<Container>).cards;
+    if (cards) (copy as Container).cards = [...cards];
     this.objs.set(o.id, copy);
     this.owned.add(o.id);
     return copy;
@@ -226,7 +238,8 @@ function detach(d: Draft, card: CardObj): CardObj {
   const mine = d.mut(card);
   if (c && (c.t === "stack" || c.t === "hand")) {
     const m = d.mut(c);
-    m.cards = m.cards.filter((id) => id !== card.id);
+    m.cards = cardIds(m).filter((id) => id !== card.id);
+    if (m.t === "hand") m.n = m.cards.length;
     if (m.t === "stack" && !m.cards.length && !m.holder) d.del(m.id);
   }
   mine.parent = null;
@@ -235,8 +248,16 @@ function detach(d: Draft, card: CardObj): CardObj {
 
 function attach(d: Draft, card: CardObj, dest: Container, index?: number): void {
   const m = d.mut(dest);
-  if (index === undefined || index < 0 || index > m.cards.length) m.cards.push(card.id);
-  else m.cards.splice(index, 0, card.id);
+  if (m.t === "hand" && !m.cards) {
+    // Another seat's hand: we will only see its count go up; the card leaves our view.
+    m.n += 1;
+    d.del(card.id);
+    return;
+  }
+  const cards = (m.cards ??= []);
+  if (index === undefined || index < 0 || index > cards.length) cards.push(card.id);
+  else cards.splice(index, 0, card.id);
+  if (m.t === "hand") m.n = cards.length;
   const c = d.mut(card);
   c.parent = m.id;
   c.x = m.x;
@@ -451,7 +472,7 @@ export function stripHidden(d: Draft, seat: number | null): void {
     const o = d.get(id);
     if (!o) continue;
     if (o.t === "card") check.add(id);
-    else if (o.t === "stack" || o.t === "hand") for (const c of o.cards) check.add(c);
+    else if (o.t === "stack" || o.t === "hand") for (const c of cardIds(o)) check.add(c);
   }
   for (const id of check) {
     const c = d.get(id);

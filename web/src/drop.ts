@@ -99,7 +99,7 @@ export function resolveDrop(d: DropInput): Drop {
   // 1. Into my hand (reorder, take, pick up a pile).
   if (seat !== null && inHandStrip(g, d.px, d.py)) {
     const hand = view.get(`hand${seat}`);
-    const inHand = hand && hand.t === "hand" ? hand.cards : [];
+    const inHand = hand && hand.t === "hand" ? (hand.cards ?? []) : [];
     const cards = items.filter((i) => i.kind === "card");
     const others = inHand.filter((id) => !cards.some((c) => c.id === id));
     let index = handIndexAt(g, others.length, d.px);

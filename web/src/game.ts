@@ -3,7 +3,7 @@
 // result sheet (the hand-end reveal, the scoreboard, the final breakdown). Everything is derived
 // from `s.game` (the engine's view and legal moves for this seat); nothing is decided here.
 
-import { isCard, isHand, isStack } from "./board";
+import { cardIds, isCard, isHand, isStack } from "./board";
 import { faceName, faceUrl } from "./cards";
 import { clear, h, setText, toggleClass } from "./dom";
 import {
@@ -262,7 +262,7 @@ export class GameUI {
       const picks = new Set(knockChoices(v.hand ?? [], legal).map((k) => k.card));
       const hand = s.view.get(`hand${me}`);
       if (isHand(hand))
-        for (const id of hand.cards) {
+        for (const id of cardIds(hand)) {
           const c = s.view.get(id);
           const el = this.host.r.el(id);
           if (isCard(c) && el) out.set(el, c.face && picks.has(c.face) ? "pickable" : "unpickable");
@@ -285,7 +285,7 @@ export class GameUI {
     if (arr && isHand(hand)) {
       const meldOf = new Map<string, number>();
       arr.melds.forEach((m, i) => m.forEach((f) => meldOf.set(f, i)));
-      for (const id of hand.cards) {
+      for (const id of cardIds(hand)) {
         const c = s.view.get(id);
         const el = this.host.r.el(id);
         if (!isCard(c) || !el || c.face === undefined) continue;
@@ -385,7 +385,8 @@ export class GameUI {
     const hand = s.me.seat === null ? undefined : s.view.get(`hand${s.me.seat}`);
     if (!v || !isHand(hand)) return;
     const byFace = new Map<string, string>();
-    for (const id of hand.cards) {
+    const mine = cardIds(hand);
+    for (const id of mine) {
       const c = s.view.get(id);
       if (isCard(c) && c.face !== undefined) byFace.set(c.face, id);
     }
@@ -396,9 +397,9 @@ export class GameUI {
     const arr = same && given ? given : bestArrangement(faces);
     const deadwood = [...arr.deadwood].sort((a, b) => rankOf(a) - rankOf(b) || a.localeCompare(b));
     const want = [...arr.melds.flat(), ...deadwood].map((f) => byFace.get(f) as string);
-    const rest = hand.cards.filter((id) => !want.includes(id));
+    const rest = mine.filter((id) => !want.includes(id));
     const order = [...want, ...rest];
-    const cur = [...hand.cards];
+    const cur = [...mine];
     order.forEach((id, i) => {
       if (cur[i] === id) return;
       const from = cur.indexOf(id);

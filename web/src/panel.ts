@@ -2,6 +2,7 @@
 // seat, rename yourself), spectators, the host's controls (lock the room, remove a player, rules
 // on/off, seat a computer player), and the room log. Names are text nodes, never HTML.
 
+import { handCount, isHand } from "./board";
 import { h } from "./dom";
 import type { State } from "./state";
 import type { Player } from "./types";
@@ -60,7 +61,7 @@ export class Panel {
     const counts: number[] = [];
     for (let seat = 0; seat < s.seats; seat++) {
       const hand = s.view.get(`hand${seat}`);
-      counts.push(hand && hand.t === "hand" ? hand.cards.length : 0);
+      counts.push(isHand(hand) ? handCount(hand) : 0);
     }
     const game = s.game ? [s.game.name, s.game.title, s.game.options, gamePlayers(s)] : null;
     const key = JSON.stringify([s.players, counts, s.me.player, s.me.seat, s.seats, s.conn, s.locked, game]);

@@ -4,7 +4,7 @@
 // animate through CSS transitions, which is also how other players' moves glide into place.
 
 import { backUrl, faceName, faceUrl } from "./cards";
-import { cardInStack, containerOf, isCard, isHand, isStack, stackBox, topCardId, WIDGET_SIZE } from "./board";
+import { cardIds, cardInStack, containerOf, handCount, isCard, isHand, isStack, stackBox, topCardId, WIDGET_SIZE } from "./board";
 import { h, setText, toggleClass } from "./dom";
 import { computeGeom, FIT, type Geom, handSlots, type ViewPort } from "./geom";
 import type { State } from "./state";
@@ -139,34 +139,26 @@ export class Renderer {
       }
     });
 
-    // Hands: ours along the bottom, faces up; others' cards fade towards their seat in the panel.
+    // Hands: ours along the bottom, faces up. Another seat's hand is only a count (its cards
+    // are never sent to us): the players panel shows it next to that seat.
     const mySeat = s.me.seat;
     for (const o of view.values()) {
-      if (!isHand(o)) continue;
-      if (o.seat === mySeat) {
-        const slots = handSlots(g, o.cards.length);
-        o.cards.forEach((cid, i) => {
-          const c = view.get(cid);
-          if (!isCard(c)) return;
-          seen.add(cid);
-          this.card(c, slots.x + i * slots.step, slots.y, g.hand.cw, g.hand.ch, Z_HAND + i, "hand", true);
-        });
-      } else {
-        const target = this.seatAnchor(o.seat);
-        o.cards.forEach((cid, i) => {
-          const c = view.get(cid);
-          if (!isCard(c)) return;
-          seen.add(cid);
-          this.card(c, target.x, target.y, CARD_W * g.s * 0.5, CARD_H * g.s * 0.5, Z_HAND - 1000 + i, "away", false);
-        });
-      }
+      if (!isHand(o) || o.seat !== mySeat) continue;
+      const mine = cardIds(o);
+      const slots = handSlots(g, mine.length);
+      mine.forEach((cid, i) => {
+        const c = view.get(cid);
+        if (!isCard(c)) return;
+        seen.add(cid);
+        this.card(c, slots.x + i * slots.step, slots.y, g.hand.cw, g.hand.ch, Z_HAND + i, "hand", true);
+      });
     }
     const myHand = mySeat === null ? undefined : view.get(`hand${mySeat}`);
     setText(
       this.handLabel,
       mySeat === null
         ? "You are watching. Take a seat in the players panel to play."
-        : `Your hand${isHand(myHand) ? `\n${myHand.cards.length} card${myHand.cards.length === 1 ? "" : "s"}` : ""}`,
+        : `Your hand${isHand(myHand) ? `\n${handCount(myHand)} card${handCount(myHand) === 1 ? "" : "s"}` : ""}`,
     );
     toggleClass(this.handBg, "spectating", mySeat === null);
 
@@ -183,16 +175,6 @@ export class Renderer {
       }
     }
     for (const [id, rec] of this.els) toggleClass(rec.el, "selected", s.selected.has(id));
-  }
-
-  private seatAnchor(seat: number): { x: number; y: number } {
-    const entry = document.querySelector(`[data-hand-seat="${seat}"]`);
-    const st = this.stage.getBoundingClientRect();
-    if (entry) {
-      const r = entry.getBoundingClientRect();
-      if (r.width > 0) return { x: Math.min(r.left - st.left, this.geom.w - 20), y: r.top - st.top };
-    }
-    return { x: this.geom.w / 2, y: -CARD_H * this.geom.s };
   }
 
   private rec(id: string, make: () => HTMLElement): Rec {

@@ -38,7 +38,11 @@ export interface StackObj extends Base {
 export interface HandObj extends Base {
   t: "hand";
   seat: number;
-  cards: string[];
+  /** How many cards the hand holds (everyone sees this). */
+  n: number;
+  /** The card ids in the owner's order: only in your own hand. Another seat's hand has none, and
+   *  its cards are not sent at all. */
+  cards?: string[];
 }
 
 export interface ChipsObj extends Base {
