@@ -13,13 +13,15 @@ from aiohttp import web
 from server import wire
 from server.config import Config
 from server.http import CONFIG_KEY, ROOMS_KEY, add_routes, security_headers
+from server.messages import CLIENT_EVENTS
 from server.rooms import RoomService
+from server.sio import GuardedServer
 from server.sockets import SocketHandlers
 from server.store.embedded import EmbeddedRedis
 from server.store.redis_store import RedisStore
 
 log = logging.getLogger("cardtable")
-SIO_KEY: web.AppKey[socketio.AsyncServer] = web.AppKey("sio", socketio.AsyncServer)
+SIO_KEY: web.AppKey[GuardedServer] = web.AppKey("sio", GuardedServer)
 HANDLERS_KEY: web.AppKey[SocketHandlers] = web.AppKey("handlers", SocketHandlers)
 
 
@@ -46,11 +48,15 @@ def create_app(config: Config) -> web.Application:
     # rooms; the embedded store is private to one process, so it fans out in memory.
     manager = (socketio.AsyncRedisManager(config.redis_url, channel="cardtable")
                if config.redis_url else None)
-    sio = socketio.AsyncServer(
+    sio = GuardedServer(
         async_mode="aiohttp",
         client_manager=manager,
         cors_allowed_origins=config.cors_origins if config.cors_origins is not None else [],
-        max_http_buffer_size=1_000_000,
+        # Frames up to 8 MB are read so that one over the event limit gets a ``too_large``
+        # answer instead of a closed socket; past this the transport closes the connection.
+        max_http_buffer_size=8 * 1024 * 1024,
+        events=CLIENT_EVENTS,
+        frame_limit=4 * config.max_payload_bytes + 1024,
         ping_interval=10,
         ping_timeout=10,
         json=wire,
@@ -71,12 +77,14 @@ def create_app(config: Config) -> web.Application:
         store = RedisStore(url, log_cap=config.log_cap, ttl_seconds=config.room_ttl_seconds)
         rooms = RoomService(store, config.limits)
         app[ROOMS_KEY] = rooms
-        handlers.rooms = rooms
+        # Other processes' commits arrive on the rooms' channels; the embedded store has none.
+        handlers.start(rooms, store.redis if config.redis_url else None)
         beat = asyncio.create_task(_heartbeat(handlers, config.heartbeat_seconds))
         yield
         beat.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await beat
+        await handlers.stop()
         await store.close()
         if embedded is not None:
             embedded.stop()

@@ -15,7 +15,7 @@ import random
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +29,6 @@ from server.errors import (
     CONFLICT,
     FORBIDDEN,
     NOT_JOINED,
-    RATE_LIMITED,
     REMOVED,
     ROOM_FULL,
     ROOM_LOCKED,
@@ -39,13 +38,15 @@ from server.errors import (
     UNAVAILABLE,
     CardtableError,
 )
+from server.fanout import CatchUp
 from server.games import apply_game_op, bot_move, game_view, run_action, start_game, stop_game
+from server.limits import SlidingLimiter, Window
 from server.store.redis_store import RedisStore, RoomGone, StoreUnavailable, VersionMismatch
 from server.table.apply import Actor, Change, Limits, apply_op, new_id
-from server.table.objects import Card, Hand, Player, Table, decode_table, encode_table
+from server.table.objects import Player, Table, decode_table, encode_table
 from server.table.ops import Op
 from server.table.templates import new_table
-from server.table.view import players_view, snapshot, view_objects
+from server.table.view import players_view, snapshot, view_delta, views_differ
 
 SPEC = "spec"
 LOG_LINES = 50  # public log lines kept in the room, sent with every snapshot
@@ -95,14 +96,27 @@ class _Cached:
     blob: bytes
 
 
+OnCommit = Callable[[str, int, dict[str, Any]], None]
+
+
+async def _no_wait(seconds: float) -> None:
+    await asyncio.sleep(seconds)
+
+
 @dataclass
 class RoomService:
+    """``on_commit(code, version, entry)`` is called, in commit order, for every commit this
+    process makes (the socket layer's feeds deliver it). ``rng`` drives the retry jitter and the
+    computer players' tie-breaks; ``pause`` is how a busy room backs off between retries."""
+
     store: RedisStore
     limits: Limits = field(default_factory=Limits)
-    retries: int = 8
+    retries: int = 60
+    on_commit: OnCommit | None = None
+    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    pause: Callable[[float], Awaitable[None]] = _no_wait
     _cache: dict[str, _Cached] = field(default_factory=dict)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
-    _bot_rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -128,16 +142,12 @@ class RoomService:
         except StoreUnavailable:
             raise _unavailable() from None
 
-    async def count_attempt(self, kind: str, addr: str, per_minute: int) -> None:
-        """Rate-limit joins and room creations per client address, across all processes."""
-        window = int(time.time() // 60)
-        try:
-            n = await self.store.incr_window(f"ct:rl:{kind}:{addr}:{window}", 61)
-        except StoreUnavailable:
-            raise _unavailable() from None
-        if n > per_minute:
-            raise CardtableError(RATE_LIMITED, f"Too many {kind} attempts from your address; "
-                                 "wait a minute and try again.", retryable=True)
+    async def count_attempt(self, kind: str, addr: str, per_minute: int,
+                            clock: Callable[[], float] = time.time) -> None:
+        """Rate-limit joins and room creations per client address, across all processes: at most
+        ``per_minute`` in any 60 seconds (a sliding window in Redis), else ``rate_limited``."""
+        await SlidingLimiter(self.store, kind, [Window(60, per_minute)], f"{kind} attempts",
+                             clock).take(addr)
 
     # --- creating ---------------------------------------------------------------------------
 
@@ -171,19 +181,29 @@ class RoomService:
             lock = self._locks[code] = asyncio.Lock()
         return lock
 
-    async def _mutate(self, code: str, fn: Callable[[Table], Change], by: str) -> Commit:
-        commit = await self._maybe_mutate(code, fn, by)
+    async def _mutate(self, code: str, fn: Callable[[Table], Change], by: str,
+                      reason: str = "away") -> Commit:
+        commit = await self._maybe_mutate(code, fn, by, reason)
         assert commit is not None
         return commit
 
     async def _maybe_mutate(
-        self, code: str, fn: Callable[[Table], Change | None], by: str
+        self, code: str, fn: Callable[[Table], Change | None], by: str, reason: str = "away"
     ) -> Commit | None:
-        """Run ``fn`` on a fresh copy and commit its change; ``None`` from ``fn``: no change."""
+        """Run ``fn`` on a fresh copy and commit its change; ``None`` from ``fn``: no change.
+
+        Another process committing first makes the commit fail its version check; the change is
+        then re-run on the newer state after a jittered, growing pause, so a busy room
+        serialises its writers instead of refusing them. ``reason`` is recorded for players the
+        change removes ("away", "host").
+        """
         async with self._lock(code):
-            for _ in range(self.retries):
+            for attempt in range(self.retries):
+                if attempt:
+                    await self.pause(backoff(attempt, self.rng))
                 cached = self._cache.get(code) or await self._load(code)
                 table = decode_table(cached.blob)  # a private copy: rejections touch nothing
+                before = set(table.players)
                 change = fn(table)
                 if change is None:
                     return None
@@ -191,9 +211,16 @@ class RoomService:
                     table.log = [*table.log[-(LOG_LINES - 1):], change.log]
                 deltas = build_deltas(table, change, by)
                 blob = encode_table(table)
-                entry = _pack({"v": table.version, "d": deltas})
+                entry: dict[str, Any] = {
+                    "v": table.version, "d": deltas,
+                    "p": {p.id: p.seat for p in table.players.values()},
+                }
+                gone = before - set(table.players)
+                if gone:
+                    entry["x"] = dict.fromkeys(sorted(gone), reason)
                 try:
-                    await self.store.commit(code, cached.version, table.version, blob, entry)
+                    await self.store.commit(code, cached.version, table.version, blob,
+                                            _pack(entry))
                 except VersionMismatch:
                     self._cache.pop(code, None)
                     continue
@@ -204,8 +231,10 @@ class RoomService:
                     self._cache.pop(code, None)
                     raise _unavailable() from None
                 self._cache[code] = _Cached(table.version, blob)
+                if self.on_commit is not None:
+                    self.on_commit(code, table.version, entry)
                 return Commit(code, table.version, deltas, change.log,
-                              bot_turn=bot_move(table, self._bot_rng) is not None)
+                              bot_turn=bot_move(table, self.rng) is not None)
             raise CardtableError(CONFLICT, "The room is busy; try again.", retryable=True)
 
     async def apply(self, code: str, player_id: str, op: Op) -> Commit:
@@ -221,7 +250,7 @@ class RoomService:
     async def bot_step(self, code: str) -> Commit | None:
         """Let one computer player make its move, if one has something to do."""
         table = await self.load_table(code)
-        move = bot_move(table, self._bot_rng)
+        move = bot_move(table, self.rng)
         if move is None:
             return None
         pid, action = move
@@ -390,30 +419,52 @@ class RoomService:
             state = "locked the room" if table.locked else "opened the room to new players"
             return Change(players_changed=True, log=f"{me.name} {state}")
 
-        return await self._mutate(code, run, player_id)
+        return await self._mutate(code, run, player_id, reason="host")
 
     # --- resync -----------------------------------------------------------------------------
 
-    async def resync(
-        self, code: str, player_id: str, since: int
-    ) -> list[dict[str, Any]] | dict[str, Any]:
-        """Missed deltas for this player's view since ``since``, or a snapshot (a dict)."""
+    async def catch_up(self, code: str, player_id: str, since: int | None) -> CatchUp:
+        """What this player's connection needs to be current, read from the store: the deltas
+        of its view after ``since`` when the log still has them and the player held the same
+        seat all along, otherwise a snapshot."""
         table = await self.load_table(code)
         player = _player(table, player_id)
-        if since > table.version or since < player.seat_since:
-            return room_snapshot(table, player.seat)
+        here = CatchUp(table.version, player.seat)
+        if since is None or since > table.version or since < player.seat_since:
+            here.snapshot = room_snapshot(table, player.seat)
+            return here
+        got = await self.entries(code, since, table.version)
+        key = view_key(player.seat)
+        if got is None or any(e.get("p", {}).get(player_id, -1) != player.seat for e in got):
+            here.snapshot = room_snapshot(table, player.seat)
+            return here
+        here.deltas = [e["d"].get(ALL) or e["d"][key] for e in got]
+        return here
+
+    async def entries(self, code: str, after: int, upto: int) -> list[dict[str, Any]] | None:
+        """Op-log entries of versions ``after+1 .. upto``, or None if the log lost some."""
         try:
-            entries = await self.store.log_since(code, since, table.version)
+            raw = await self.store.log_since(code, after, upto)
         except StoreUnavailable:
             raise _unavailable() from None
-        if entries is None:
-            return room_snapshot(table, player.seat)
-        key = view_key(player.seat)
-        out = []
-        for raw in entries:
-            deltas = _unpack(raw)["d"]
-            out.append(deltas.get(ALL) or deltas[key])
-        return out
+        if raw is None:
+            return None
+        return [_unpack(r) for r in raw]
+
+    async def version(self, code: str) -> int:
+        try:
+            got = await self.store.version(code)
+        except StoreUnavailable:
+            raise _unavailable() from None
+        if got is None:
+            raise CardtableError(ROOM_NOT_FOUND, f"There is no room {codes.pretty(code)}.")
+        return got
+
+
+def backoff(attempt: int, rng: random.Random) -> float:
+    """The pause before retry ``attempt`` (1, 2, ...) of a commit that lost the version race:
+    uniform jitter under a cap that doubles from 4 ms up to 200 ms."""
+    return rng.uniform(0, min(0.2, 0.002 * 2 ** min(attempt, 7)))
 
 
 def room_snapshot(table: Table, seat: int | None) -> dict[str, Any]:
@@ -429,22 +480,21 @@ ALL = "all"
 def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, Any]]:
     """The delta each view receives: ``{"all": delta}`` when every view gets the same one.
 
-    Views differ only when a changed card sits in a hand (its face goes to that seat alone) or
-    the game view changed; otherwise one delta, encoded and sent once, serves the whole room.
+    Views differ when the change touches a hand or a card that is or was in one (only its seat
+    holds that card, and sees the hand's ``cards``; the others see the count and get the ids of
+    cards entering the hand in ``del``) or the game view changed; otherwise one delta, encoded
+    and sent once, serves the whole room.
     """
-    removed = sorted(change.removed)
-    objs = table.objects
-    private = change.game_changed or any(
-        isinstance(o := objs.get(oid), Card) and o.parent is not None
-        and isinstance(objs.get(o.parent), Hand) for oid in change.dirty)
+    private = views_differ(table, change)
     players = players_view(table) if change.players_changed else None
     seats: list[int | None] = [None, *range(table.seats)] if private else [None]
     out = {}
     for seat in seats:
+        shown, gone = view_delta(table, change, seat)
         delta: dict[str, Any] = {
             "v": table.version,
-            "set": view_objects(table, change.dirty, seat),
-            "del": removed,
+            "set": shown,
+            "del": gone,
             "by": by,
         }
         if change.log:

@@ -1,72 +1,89 @@
-"""Socket.IO handlers: validate every event, call the room service, fan deltas out per view.
+"""Socket.IO handlers: parse every event against its schema, call the room service, answer.
 
-Each connection joins exactly one Socket.IO room per table view (``CODE/s0``, ``CODE/spec``...),
-so a delta built for a seat only ever reaches that seat's connections. Handlers never raise:
-every failure becomes one ``error {code, message, ref}`` event and the connection stays.
+Handlers only translate: a payload becomes a typed message (:mod:`server.messages`), the room
+service commits the change, and the connection is answered with ``ack`` once its own view of
+that version has been sent. What each connection receives is decided by the room's feed
+(:mod:`server.fanout`), in version order and by the seat its player holds at each version.
+Handlers never raise: every failure becomes one ``error {code, message, ref}`` event and the
+connection stays.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-import socketio
-
 from server import codes
+from server.addresses import request_address
 from server.config import Config
-from server.errors import BAD_REQUEST, INTERNAL, NOT_JOINED, ROOM_NOT_FOUND, CardtableError
-from server.limits import TokenBucket, check_payload
-from server.rooms import ALL, SPEC, Commit, RoomService, room_snapshot, view_key
+from server.errors import (
+    BAD_REQUEST,
+    INTERNAL,
+    NOT_JOINED,
+    ROOM_NOT_FOUND,
+    CardtableError,
+)
+from server.fanout import Conn, Feeds, Subscriber
+from server.limits import SlidingLimiter, TokenBucket, check_payload, count_misses, miss_limiter
+from server.messages import (
+    Drag,
+    Game,
+    Host,
+    Join,
+    OpRef,
+    Rename,
+    Seat,
+    Sync,
+    parse,
+    safe_ref,
+)
+from server.rooms import ALL, Joined, RoomService
+from server.sio import GuardedServer
+from server.store.redis_store import feed_channel
 from server.table.ops import parse_op
-from server.wire import MALFORMED
 
 log = logging.getLogger("cardtable.sockets")
 DRAG_RATE = 20.0  # drag updates relayed per connection per second; the rest are dropped
-
-
-def _ref(data: Any) -> int | str | None:
-    """The client's ``ref`` to echo, if it is a sane one."""
-    ref = data.get("ref") if isinstance(data, dict) else None
-    if isinstance(ref, bool) or not isinstance(ref, int | str):
-        return None
-    if isinstance(ref, str) and len(ref) > 64:
-        return None
-    return ref
+REMOVED_MESSAGES = {
+    "away": "You were removed after being away too long.",
+    "host": "The host removed you from this room.",
+}
 
 
 @dataclass
 class Session:
+    """One connection: where it is, and the last room version it was sent."""
+
     addr: str
     bucket: TokenBucket
+    sid: str = ""
     code: str | None = None
     player_id: str | None = None
     seat: int | None = None
+    last_v: int = -1
     last_drag: float = 0.0
 
     @property
     def member(self) -> str:
         return f"{self.player_id}|{self.sid}"
 
-    sid: str = ""
 
-    @property
-    def view_room(self) -> str:
-        assert self.code is not None
-        return f"{self.code}/{view_key(self.seat)}"
+Handler = Callable[[str, Session, Any], Awaitable[None]]
 
 
 class SocketHandlers:
-    """Registers the event handlers on ``sio``. ``rooms`` is set once the store is up."""
+    """Registers the event handlers on ``sio``; :meth:`start` once the store is up."""
 
-    def __init__(self, sio: socketio.AsyncServer, config: Config) -> None:
+    def __init__(self, sio: GuardedServer, config: Config) -> None:
         self.sio = sio
         self.config = config
         self.rooms: RoomService | None = None
+        self.feeds: Feeds | None = None
+        self.misses: SlidingLimiter | None = None
         self.sessions: dict[str, Session] = {}
         self.hosted_rooms: set[str] = set()  # rooms this process has served: presence is settled
         self.bots_running: set[str] = set()  # rooms whose computer players are moving now
@@ -79,15 +96,29 @@ class SocketHandlers:
                          ("host", self.on_host), ("game", self.on_game)):
             sio.on(name, self._guard(name, fn))
         sio.on("drag", self.on_drag)
-        sio.on("*", self.on_unknown)
+
+    def start(self, rooms: RoomService, subscribe_redis: Any | None) -> None:
+        """Use ``rooms``; with ``subscribe_redis`` (several processes share the store), follow
+        other processes' commits on the rooms' channels."""
+        self.rooms = rooms
+        self.misses = miss_limiter(rooms.store, self.config)
+        subscriber = (Subscriber(subscribe_redis, feed_channel, lambda: feeds)
+                      if subscribe_redis is not None else None)
+        feeds = Feeds(rooms, self._send, self._gone, subscriber)
+        self.feeds = feeds
+        rooms.on_commit = feeds.committed
+
+    async def stop(self) -> None:
+        if self.feeds is not None:
+            await self.feeds.close()
+        for task in list(self.tasks):
+            task.cancel()
 
     # --- plumbing ---------------------------------------------------------------------------
 
-    def _guard(
-        self, name: str, fn: Callable[[str, Session, dict[str, Any]], Awaitable[None]]
-    ) -> Callable[..., Awaitable[None]]:
-        async def handler(sid: str, data: Any = None, *extra: Any) -> None:
-            ref = _ref(data)
+    def _guard(self, name: str, fn: Handler) -> Callable[..., Awaitable[None]]:
+        async def handler(sid: str, data: Any = None) -> None:
+            ref = safe_ref(data)
             try:
                 session = self.sessions.get(sid)
                 if session is None:
@@ -109,11 +140,58 @@ class SocketHandlers:
 
         return handler
 
-    async def broadcast(self, commit: Commit) -> None:
-        for key, delta in commit.deltas.items():
-            await self.sio.emit("delta", delta, room=f"{commit.code}/{key}")
-        if commit.bot_turn:
-            self._poke_bots(commit.code)
+    async def _send(self, event: str, data: Any, sids: list[str]) -> None:
+        await self.sio.emit(event, data, to=sids, ignore_queue=True)
+
+    async def _gone(self, conn: Conn, reason: str) -> None:
+        """The feed saw this connection's player leave the room (removed): tell it, detach."""
+        session = self.sessions.get(conn.sid)
+        code = conn.code
+        await self.reply("removed", {"reason": reason, "message": REMOVED_MESSAGES.get(
+            reason, "You are no longer in this room.")}, conn.sid)
+        if session is not None and code is not None:
+            await self._leave(session)
+
+    async def _leave(self, s: Session) -> None:
+        """Take this connection out of its room (the player stays, for a reclaim)."""
+        code = s.code
+        if code is None:
+            return
+        member = s.member
+        await self.sio.leave_room(s.sid, f"{code}/{ALL}")
+        s.code = s.player_id = None
+        s.seat, s.last_v = None, -1
+        if self.feeds is not None:
+            feed = self.feeds.rooms.get(code)
+            if feed is not None:
+                feed.detach(s.sid)
+            await self.feeds.drop_if_idle(code)
+        if self.rooms is not None:
+            try:
+                await self.rooms.store.drop_presence(code, member)
+            except Exception:
+                log.warning("presence: could not drop %s in %s", member, code)
+
+    async def reply(self, event: str, data: Any, sid: str) -> None:
+        """Answer the connection that asked: it is on this process, so skip the fan-out."""
+        await self.sio.emit(event, data, to=sid, ignore_queue=True)
+
+    def _joined(self, session: Session) -> tuple[str, str]:
+        if session.code is None or session.player_id is None:
+            raise CardtableError(NOT_JOINED, "Join a room first.")
+        return session.code, session.player_id
+
+    async def _answer(self, sid: str, s: Session, ref: Any, version: int) -> None:
+        """``ack`` once this connection has been sent its view of ``version``."""
+        assert self.feeds is not None
+        feed = self.feeds.rooms.get(s.code or "")
+        if feed is not None:
+            await feed.delivered(sid, version)
+        await self.reply("ack", {"ref": ref, "v": version}, sid)
+
+    def _after_commit(self, code: str, bot_turn: bool) -> None:
+        if bot_turn:
+            self._poke_bots(code)
 
     def _poke_bots(self, code: str) -> None:
         if code in self.bots_running:
@@ -132,10 +210,7 @@ class SocketHandlers:
                 self.bots_again.discard(code)
                 await asyncio.sleep(self.config.bot_delay_seconds)
                 commit = await self.rooms.bot_step(code)
-                if commit is not None:
-                    for key, delta in commit.deltas.items():
-                        await self.sio.emit("delta", delta, room=f"{code}/{key}")
-                elif code not in self.bots_again:
+                if commit is None and code not in self.bots_again:
                     return
         except CardtableError as err:
             log.warning("bot in %s stopped: %s", code, err.message)
@@ -144,33 +219,25 @@ class SocketHandlers:
         finally:
             self.bots_running.discard(code)
 
-    async def reply(self, event: str, data: Any, sid: str) -> None:
-        """Answer the connection that asked: it is on this process, so skip the fan-out."""
-        await self.sio.emit(event, data, to=sid, ignore_queue=True)
-
-    def _joined(self, session: Session) -> tuple[str, str]:
-        if session.code is None or session.player_id is None:
-            raise CardtableError(NOT_JOINED, "Join a room first.")
-        return session.code, session.player_id
-
-    # --- events -----------------------------------------------------------------------------
+    # --- connection lifecycle ----------------------------------------------------------------
 
     async def connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
-        addr = environ.get("REMOTE_ADDR") or ""
         req = environ.get("aiohttp.request")
-        if req is not None and req.remote:
-            addr = req.remote
+        # The transport's peer (or, behind a declared proxy, its X-Forwarded-For): never data
+        # the client sent in an event.
+        addr = request_address(req, self.config) if req is not None else ""
         cfg = self.config
         self.sessions[sid] = Session(addr=addr, sid=sid,
                                      bucket=TokenBucket(cfg.ops_per_second, cfg.ops_burst))
 
     async def disconnect(self, sid: str, *args: Any) -> None:
         s = self.sessions.pop(sid, None)
-        if s is None or s.code is None or self.rooms is None:
+        if s is None or s.code is None:
             return
+        code = s.code
         try:
-            await self.rooms.store.drop_presence(s.code, s.member)
-            await self.refresh_presence(s.code)
+            await self._leave(s)
+            await self.refresh_presence(code)
         except CardtableError:
             pass  # the store is down; the heartbeat catches up when it is back
         except Exception:
@@ -191,176 +258,144 @@ class SocketHandlers:
         except Exception:
             log.warning("presence heartbeat failed: store unreachable")
             return
+        if self.feeds is not None:
+            await self.feeds.prune()
         for code in members.keys() | self.hosted_rooms:
             try:
                 await self.refresh_presence(code)
             except CardtableError as err:
-                if err.code == "room_not_found":
+                if err.code == ROOM_NOT_FOUND:
                     self.hosted_rooms.discard(code)
             except Exception:
                 log.exception("presence refresh failed for %s", code)
 
     async def refresh_presence(self, code: str) -> None:
+        """Mark players away or back, and remove those away past the grace period (their
+        connections, on any process, are told by the room's feed)."""
         assert self.rooms is not None
         cfg = self.config
         now = time.time()
         alive = await self.rooms.store.live_members(code, now - 3 * cfg.heartbeat_seconds)
         live = {m.split("|", 1)[0] for m in alive}
         self.hosted_rooms.add(code)
-        commit, removed = await self.rooms.refresh_presence(code, live, now, cfg.grace_seconds)
-        if commit is not None:
-            await self.broadcast(commit)
-        for pid in removed:
-            await self.evict(code, pid, "away", "You were removed after being away too long.")
+        await self.rooms.refresh_presence(code, live, now, cfg.grace_seconds)
 
-    async def evict(self, code: str, pid: str, reason: str, message: str) -> None:
-        """Tell a removed player's connections, on any process, and stop their deltas."""
-        assert self.rooms is not None
-        await self.sio.emit("removed", {"reason": reason, "message": message},
-                            room=f"{code}/p/{pid}")
-        alive = await self.rooms.store.live_members(code, 0)
-        for member in alive:
-            if member.startswith(pid + "|"):
-                other_sid = member.split("|", 1)[1]
-                for key in [ALL, SPEC, *(f"s{i}" for i in range(self.rooms.limits.max_seats))]:
-                    await self.sio.leave_room(other_sid, f"{code}/{key}")
-                await self.rooms.store.drop_presence(code, member)
-        for other in self.sessions.values():
-            if other.code == code and other.player_id == pid:
-                other.code = other.player_id = None
+    # --- events -----------------------------------------------------------------------------
 
-    async def on_drag(self, sid: str, data: Any = None, *args: Any) -> None:
+    async def on_drag(self, sid: str, data: Any = None) -> None:
         """Relay a drag in progress to the room, so others see it move before it is dropped.
 
         Drags are volatile: nothing is stored, over-rate ones are dropped without a word, and
         only ids and coordinates travel (never faces). Malformed ones get an error.
         """
         s = self.sessions.get(sid)
-        if s is None or s.code is None or s.seat is None:
+        if s is None:
+            return
+        try:
+            msg = parse(Drag, data, "drag")
+            if s.code is None or s.seat is None:
+                return
+        except CardtableError as err:
+            await self.reply("error", err.payload(safe_ref(data)), sid)
             return
         now = time.monotonic()
         if now - s.last_drag < 1 / DRAG_RATE:
             return
         s.last_drag = now
-        items = data.get("items") if isinstance(data, dict) else None
-        ok = isinstance(items, list) and 0 < len(items) <= 20 and all(
-            isinstance(i, dict) and set(i) == {"id", "x", "y"} and isinstance(i["id"], str)
-            and len(i["id"]) <= 40 and all(
-                isinstance(i[k], int | float) and not isinstance(i[k], bool)
-                and math.isfinite(i[k]) and abs(i[k]) <= 10000 for k in ("x", "y"))
-            for i in items)
-        if not ok:
-            err = CardtableError(BAD_REQUEST, "'drag' takes {items: [{id, x, y}]}, 1 to 20 items.")
-            await self.reply("error", err.payload(_ref(data)), sid)
-            return
+        items = [{"id": i.id, "x": i.x, "y": i.y} for i in msg.items]
         await self.sio.emit("drag", {"by": s.player_id, "items": items},
                             room=f"{s.code}/{ALL}", skip_sid=sid)
 
-    async def on_unknown(self, event: Any, sid: str, data: Any = None, *args: Any) -> None:
-        if event == MALFORMED:
-            err = CardtableError(BAD_REQUEST, "Malformed message: not valid JSON, or too deep.")
-        else:
-            shown = str(event)[:40]
-            err = CardtableError(BAD_REQUEST, f"Unknown event {shown!r}; see docs/protocol.md.")
-        await self.reply("error", err.payload(_ref(data)), sid)
-
     async def on_join(self, sid: str, s: Session, data: dict[str, Any]) -> None:
-        assert self.rooms is not None
-        await self.rooms.count_attempt("join", s.addr, self.config.joins_per_minute)
-        code = codes.normalize(data.get("code"))
-        if code is None:
-            raise CardtableError(ROOM_NOT_FOUND, "That is not a room code (8 letters/digits).")
+        assert self.rooms is not None and self.feeds is not None and self.misses is not None
+        rooms = self.rooms
+        msg = parse(Join, data, "join")
+        if msg.token is None:  # a player reclaiming its own seat is not a new join attempt
+            await rooms.count_attempt("join", s.addr, self.config.joins_per_minute,
+                                      self.config.clock)
+        code = codes.normalize(msg.code)
+
+        async def attempt() -> Joined:
+            if code is None:
+                raise CardtableError(ROOM_NOT_FOUND, "That is not a room code.")
+            return await rooms.join(code, msg.name, msg.token, msg.seat)
+
+        # Unknown codes count as guesses, token or not; the old room is left only once the new
+        # join has succeeded.
+        joined = await count_misses(self.misses, s.addr, code, attempt)
+        assert code is not None
         if s.code is not None:
-            await self.sio.leave_room(sid, s.view_room)
-            await self.sio.leave_room(sid, f"{s.code}/p/{s.player_id}")
-            await self.sio.leave_room(sid, f"{s.code}/{ALL}")
-            await self.rooms.store.drop_presence(s.code, s.member)
-            s.code = s.player_id = None
-        joined = await self.rooms.join(code, data.get("name"), data.get("token"),
-                                       data.get("seat", "auto"))
-        if joined.commit is not None:
-            await self.broadcast(joined.commit)
+            await self._leave(s)
         s.code, s.player_id, s.seat = code, joined.player.id, joined.player.seat
-        await self.sio.enter_room(sid, s.view_room)
-        await self.sio.enter_room(sid, f"{code}/p/{s.player_id}")
         await self.sio.enter_room(sid, f"{code}/{ALL}")
         await self.rooms.store.touch_presence({code: [s.member]}, time.time())
         await self.reply("joined", {
             "code": code, "player": joined.player.id, "token": joined.token,
-            "seat": joined.player.seat, "name": joined.player.name, "ref": data.get("ref"),
+            "seat": joined.player.seat, "name": joined.player.name, "ref": msg.ref,
         }, sid)
-        since = data.get("since")
-        if isinstance(since, int) and not isinstance(since, bool) and joined.commit is None:
-            await self._resync(sid, s, since)
-        else:
-            await self.reply("snapshot", joined.snapshot, sid)
+        feed = await self.feeds.feed(code)
+        feed.attach(s, msg.since if msg.token is not None else None)
         await self.refresh_presence(code)
 
     async def on_op(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
+        ref = parse(OpRef, data, "op").ref
         code, pid = self._joined(s)
         op = parse_op(data)
         commit = await self.rooms.apply(code, pid, op)
-        await self.broadcast(commit)
-        await self.reply("ack", {"ref": data.get("ref"), "v": commit.version}, sid)
+        self._after_commit(code, commit.bot_turn)
+        await self._answer(sid, s, ref, commit.version)
 
     async def on_seat(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
+        msg = parse(Seat, data, "seat")
         code, pid = self._joined(s)
-        commit = await self.rooms.take_seat(code, pid, data.get("seat"))
-        await self.broadcast(commit)
-        # This player's view changed: move every connection of theirs (on any server process)
-        # to the new view's room and resend the table as the new seat sees it.
-        table = await self.rooms.load_table(code)
-        old_room, new_seat = s.view_room, table.players[pid].seat
-        alive = await self.rooms.store.live_members(code, 0)
-        sids = {m.split("|", 1)[1] for m in alive if m.startswith(pid + "|")} | {sid}
-        for other_sid in sids:
-            local = self.sessions.get(other_sid)
-            if local is not None:
-                local.seat = new_seat
-            await self.sio.leave_room(other_sid, old_room)
-            await self.sio.enter_room(other_sid, f"{code}/{view_key(new_seat)}")
-            await self.sio.emit("snapshot", room_snapshot(table, new_seat), to=other_sid)
-        await self.reply("ack", {"ref": data.get("ref"), "v": commit.version}, sid)
+        commit = await self.rooms.take_seat(code, pid, msg.seat)
+        self._after_commit(code, commit.bot_turn)
+        await self._answer(sid, s, msg.ref, commit.version)
 
     async def on_rename(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
+        msg = parse(Rename, data, "rename")
         code, pid = self._joined(s)
-        commit = await self.rooms.rename(code, pid, data.get("name"))
-        await self.broadcast(commit)
-        await self.reply("ack", {"ref": data.get("ref"), "v": commit.version}, sid)
+        commit = await self.rooms.rename(code, pid, msg.name)
+        await self._answer(sid, s, msg.ref, commit.version)
 
     async def on_game(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
+        msg = parse(Game, data, "game")
         code, pid = self._joined(s)
-        commit = await self.rooms.game_command(code, pid, data.get("action"))
-        await self.broadcast(commit)
-        await self.reply("ack", {"ref": data.get("ref"), "v": commit.version}, sid)
+        commit = await self.rooms.game_command(code, pid, msg.action)
+        self._after_commit(code, commit.bot_turn)
+        await self._answer(sid, s, msg.ref, commit.version)
 
     async def on_host(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
+        msg = parse(Host, data, "host")
         code, pid = self._joined(s)
-        target = data.get("player") if data.get("action") not in ("game", "bot") else data
-        commit = await self.rooms.host_action(code, pid, data.get("action"), target)
-        await self.broadcast(commit)
-        if data.get("action") == "remove" and isinstance(target, str):
-            await self.evict(code, target, "host", "The host removed you from this room.")
-        await self.reply("ack", {"ref": data.get("ref"), "v": commit.version}, sid)
+        given = {k for k in ("player", "game", "options", "seat") if k in data}
+        allowed = {"lock": set(), "unlock": set(), "remove": {"player"},
+                   "game": {"game", "options"}, "bot": {"seat"}}[msg.action]
+        if given - allowed:
+            raise CardtableError(BAD_REQUEST, f"'host' {msg.action} takes no "
+                                 f"{sorted(given - allowed)[0]!r}.")
+        target: object
+        if msg.action == "remove":
+            target = msg.player
+        elif msg.action == "game":
+            target = {"game": msg.game, "options": msg.options}
+        elif msg.action == "bot":
+            target = {"seat": msg.seat}
+        else:
+            target = None
+        commit = await self.rooms.host_action(code, pid, msg.action, target)
+        self._after_commit(code, commit.bot_turn)
+        await self._answer(sid, s, msg.ref, commit.version)
 
     async def on_sync(self, sid: str, s: Session, data: dict[str, Any]) -> None:
-        since = data.get("since")
-        if not isinstance(since, int) or isinstance(since, bool) or since < 0:
-            raise CardtableError(BAD_REQUEST, "'sync' needs 'since', the last version you saw.")
-        await self._resync(sid, s, since)
-        await self.reply("ack", {"ref": data.get("ref"), "v": None}, sid)
-
-    async def _resync(self, sid: str, s: Session, since: int) -> None:
-        assert self.rooms is not None
-        code, pid = self._joined(s)
-        got = await self.rooms.resync(code, pid, since)
-        if isinstance(got, dict):
-            await self.reply("snapshot", got, sid)
-        else:
-            for delta in got:
-                await self.reply("delta", delta, sid)
+        assert self.feeds is not None
+        msg = parse(Sync, data, "sync")
+        code, _ = self._joined(s)
+        feed = await self.feeds.feed(code)
+        await feed.resync(s, msg.since)
+        await self.reply("ack", {"ref": msg.ref, "v": None}, sid)

@@ -9,6 +9,8 @@ the TTL — so two writers on a stale state never both land.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import cached_property
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -23,7 +25,8 @@ redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 
-# KEYS: room, log. ARGV: expected version, new version, blob, log entry ('' for none), cap, ttl.
+# KEYS: room, log. ARGV: expected version, new version, blob, log entry ('' for none), cap, ttl,
+# the room's feed channel. Publishing inside the script puts entries on the channel in commit order.
 _COMMIT = """
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return -1 end
@@ -32,6 +35,7 @@ redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 if ARGV[4] ~= '' then
   redis.call('RPUSH', KEYS[2], ARGV[4])
   redis.call('LTRIM', KEYS[2], -tonumber(ARGV[5]), -1)
+  redis.call('PUBLISH', ARGV[7], ARGV[4])
 end
 redis.call('EXPIRE', KEYS[1], ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[6])
@@ -65,6 +69,11 @@ def log_key(code: str) -> str:
 
 def presence_key(code: str) -> str:
     return f"ct:{{{code}}}:here"
+
+
+def feed_channel(code: str) -> str:
+    """The pub/sub channel on which every commit's op-log entry is published, in order."""
+    return f"ct:{{{code}}}:feed"
 
 
 class RedisStore:
@@ -114,7 +123,7 @@ class RedisStore:
         """Write ``blob`` as version ``new`` if the store still holds ``expected``."""
         res = await self._call(self._commit(
             keys=[room_key(code), log_key(code)],
-            args=[expected, new, blob, entry or b"", self.log_cap, self.ttl],
+            args=[expected, new, blob, entry or b"", self.log_cap, self.ttl, feed_channel(code)],
         ))
         res = int(res)
         if res == -2:
@@ -158,6 +167,10 @@ class RedisStore:
         got = await self._call(pipe.execute())
         return [m.decode() if isinstance(m, bytes) else str(m) for m in got[1]]
 
+    async def version(self, code: str) -> int | None:
+        got = await self._call(self.redis.hget(room_key(code), "v"))
+        return None if got is None else int(got)
+
     async def exists(self, code: str) -> bool:
         return bool(await self._call(self.redis.exists(room_key(code))))
 
@@ -168,6 +181,61 @@ class RedisStore:
         pipe.expire(key, window_seconds)  # the key names its window; NX needs Redis 7
         res = await self._call(pipe.execute())
         return int(res[0])
+
+    # --- sliding windows: per-address rate limits shared by every server process ----------
+
+    # KEYS: a sorted set of events (score = time). ARGV: the new event's time, its member, drop
+    # scores up to this, key lifetime in ms, then per window its exclusive lower bound ("(t")
+    # and the most events it may hold. Returns {} if the event was added (or was there already
+    # and got the new time), else {window index, time of the oldest event that must age out
+    # before one more fits}.
+    _SLIDING = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+if redis.call('ZSCORE', KEYS[1], ARGV[2]) then
+  redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  return {}
+end
+for i = 5, #ARGV, 2 do
+  local most = tonumber(ARGV[i + 1])
+  local inside = redis.call('ZCOUNT', KEYS[1], ARGV[i], '+inf')
+  if inside >= most then
+    local first = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[i], '+inf', 'WITHSCORES',
+                             'LIMIT', inside - most, 1)
+    return {(i - 5) / 2, first[2]}
+  end
+end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return {}
+"""
+
+    @cached_property
+    def _sliding(self) -> Any:
+        return self.redis.register_script(self._SLIDING)
+
+    async def window_add(self, key: str, member: str, now: float,
+                         windows: Sequence[tuple[float, int]]) -> tuple[int, float] | None:
+        """Record event ``member`` at ``now`` unless a window already holds its most events.
+
+        ``windows`` are (seconds, most events in any span that long). None: recorded (a
+        ``member`` already recorded is not counted again, only moved to ``now``). Otherwise
+        nothing is recorded and the answer is the full window's index and the time of the event
+        that must leave it (at that time + its seconds) before another fits.
+        """
+        longest = max(seconds for seconds, _ in windows)
+        args: list[Any] = [repr(now), member, repr(now - longest), max(1, int(longest * 1000))]
+        for seconds, most in windows:
+            args += [f"({now - seconds!r}", most]
+        got = await self._call(self._sliding(keys=[key], args=args))
+        if not got:
+            return None
+        oldest = float(got[1]) if len(got) > 1 else now
+        return int(got[0]), oldest
+
+    async def window_drop(self, key: str, member: str) -> None:
+        """Forget one event recorded by :meth:`window_add`."""
+        await self._call(self.redis.zrem(key, member))
 
     async def close(self) -> None:
         await self.redis.aclose()

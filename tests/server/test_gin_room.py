@@ -185,6 +185,9 @@ async def test_computer_opponent_plays_its_turns(redis_server):
         rng = random.Random(3)
         for _ in range(300):
             table = await server_table(srv, code)
+            # Act on what the page shows: the state we read, once our view has caught up to it
+            # (the computer may have moved since our last acknowledgement).
+            await me.wait_version(table.version)
             state = ENGINE.load(table.game["state"])
             if state.phase in ("hand_over", "game_over"):
                 break

@@ -80,3 +80,38 @@ async def test_store_outage_is_unavailable_then_recovers(private_redis):
     table = await rooms.load_table(code)
     assert commit.version == table.version and len(table.objects["hand0"].cards) == 1
     await store.close()
+
+
+async def test_a_busy_room_serialises_many_writers_instead_of_refusing(redis_server):
+    """Four services (as four processes) hammer one room at once: every write lands."""
+    stores = [RedisStore(redis_server.url) for _ in range(4)]
+    services = [RoomService(s) for s in stores]
+    code, (a, b) = await _room_with_players(services[0])
+    start = (await services[0].load_table(code)).version
+
+    async def flips(rooms: RoomService, pid: str, n: int) -> None:
+        for _ in range(n):
+            await rooms.apply(code, pid, parse_op({"op": "flip", "id": "deck"}))
+
+    await asyncio.gather(*(flips(r, pid, 25) for r in services for pid in (a, b)))
+    table = await services[0].load_table(code)
+    assert table.version == start + 200
+    check_table_invariants(table)
+    for s in stores:
+        await s.close()
+
+
+def test_retries_back_off_with_growing_jittered_pauses():
+    """The pause between retries comes from the injected rng, under a cap that grows."""
+    import random
+
+    from server.rooms import backoff
+
+    a = [backoff(n, random.Random(7)) for n in range(1, 12)]
+    b = [backoff(n, random.Random(7)) for n in range(1, 12)]
+    assert a == b  # reproducible from the injected rng
+    caps = [min(0.2, 0.002 * 2 ** min(n, 7)) for n in range(1, 12)]
+    assert all(0 <= w <= cap for w, cap in zip(a, caps, strict=True))
+    rng = random.Random(1)
+    means = [sum(backoff(n, rng) for _ in range(400)) / 400 for n in (1, 4, 9)]
+    assert means[0] < means[1] < means[2] <= 0.1 + 0.01  # grows, then stays under the cap

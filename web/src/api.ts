@@ -35,6 +35,7 @@ export interface ConnOptions {
 }
 
 const GAP_WAIT_MS = 1000;
+const MAX_RETRIES = 5; // retryable refusals are sent again this many times before we give up
 
 export class Conn {
   readonly socket: Socket;
@@ -42,6 +43,8 @@ export class Conn {
   private gapTimer: number | null = null;
   private joined = false;
   private nextRef = 1;
+  private retries = new Map<string | number, number>();
+  private requests = new Map<string, { event: string; payload: Record<string, unknown> }>();
   private joinRef = 0;
   private downSince: number | null = null;
   private downTimer: number | null = null;
@@ -316,10 +319,34 @@ export class Conn {
       this.hooks.notice("Not connected: try again in a moment.", "error");
       return;
     }
-    this.socket.emit(event, { ...payload, ref: `${event}${this.nextRef++}` });
+    const ref = `${event}${this.nextRef++}`;
+    this.requests.set(ref, { event, payload });
+    this.socket.emit(event, { ...payload, ref });
+  }
+
+  /**
+   * A retryable refusal (a busy room, the store briefly away, a burst over the rate limit):
+   * send the same thing again after a growing, jittered pause, a few times, before giving up.
+   */
+  private retryLater(ref: string | number, again: () => void): boolean {
+    const n = (this.retries.get(ref) ?? 0) + 1;
+    if (n > MAX_RETRIES) {
+      this.retries.delete(ref);
+      return false;
+    }
+    this.retries.set(ref, n);
+    const wait = Math.random() * Math.min(3000, 150 * 2 ** n);
+    window.setTimeout(() => {
+      if (this.isJoined) again();
+    }, wait);
+    return true;
   }
 
   private onAck(d: Ack): void {
+    if (d.ref !== null) {
+      this.retries.delete(d.ref);
+      if (typeof d.ref === "string") this.requests.delete(d.ref);
+    }
     const p = this.s.pending.find((x) => x.ref === d.ref);
     if (!p) return;
     p.ackV = d.v;
@@ -334,6 +361,16 @@ export class Conn {
     const ref = e.ref;
     if (typeof ref === "string" && ref.startsWith("join")) return this.onJoinError(e);
     const i = this.s.pending.findIndex((x) => x.ref === ref);
+    if (i >= 0 && e.retryable) {
+      const p = this.s.pending[i];
+      if (this.retryLater(p.ref, () => this.send(p))) return;
+    }
+    const req = typeof ref === "string" ? this.requests.get(ref) : undefined;
+    if (req && e.retryable && typeof ref === "string") {
+      if (this.retryLater(ref, () => this.socket.emit(req.event, { ...req.payload, ref }))) return;
+    }
+    if (ref !== null) this.retries.delete(ref);
+    if (typeof ref === "string") this.requests.delete(ref);
     if (i >= 0) {
       const [p] = this.s.pending.splice(i, 1);
       this.settled(p.ref, false);

@@ -1,0 +1,393 @@
+"""Ordered per-connection delivery: each connection gets its seat's view, in version order.
+
+Every commit writes one op-log entry ``{"v", "d": {view: delta}, "p": {player: seat}, "x":
+{player: reason}}``: the delta of every view, the seat each player holds *at that version*, and
+why a player left. The commit script publishes the same entry on the room's channel, so every
+server process sees the room's commits in commit order.
+
+A process keeps one :class:`RoomFeed` per room it has connections for. The feed is a single
+queue worked by one task: commit entries (pushed at once by this process's own commits, or read
+from the channel for other processes' commits), and the snapshot/resync jobs of connections
+that join or ask to catch up. For each entry, each connection gets the delta of the seat its
+player holds at that version - so a seat change is atomic with the commit order: no delta of a
+seat reaches a connection before it sat there or after it left. A connection whose player's
+seat changed at that version gets a fresh snapshot instead, and one whose player is gone is told
+and detached. A gap in versions (an entry published while this process was subscribing) is
+filled from the op log before anything later is delivered. Because joins and resyncs are jobs in
+the same queue, a snapshot is never older than a delta the connection already received.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import msgspec
+
+log = logging.getLogger("cardtable.fanout")
+_unpack = msgspec.msgpack.Decoder().decode
+ALL = "all"
+SPEC = "spec"
+
+
+def view_key(seat: int | None) -> str:
+    return SPEC if seat is None else f"s{seat}"
+
+
+class Conn(Protocol):
+    """What the feed needs of a connection (the socket layer's session)."""
+
+    sid: str
+    code: str | None
+    player_id: str | None
+    seat: int | None
+    last_v: int
+
+
+@dataclass
+class CatchUp:
+    """What a connection needs to be current: a snapshot, or the deltas it missed."""
+
+    version: int
+    seat: int | None
+    snapshot: dict[str, Any] | None = None
+    deltas: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Source(Protocol):
+    """The room service and store calls the feed makes (reads only)."""
+
+    async def catch_up(self, code: str, player_id: str, since: int | None) -> CatchUp: ...
+
+    async def entries(self, code: str, after: int, upto: int) -> list[dict[str, Any]] | None: ...
+
+    async def version(self, code: str) -> int: ...
+
+
+Send = Callable[[str, Any, list[str]], Awaitable[None]]  # event, data, sids
+Gone = Callable[[Conn, str], Awaitable[None]]  # connection, reason ("away" | "host" | ...)
+
+
+@dataclass
+class _Job:
+    kind: str  # "entry" | "join" | "catchup"
+    version: int = 0
+    entry: dict[str, Any] | None = None
+    conn: Conn | None = None
+    since: int | None = None
+    done: asyncio.Future[None] | None = None
+
+
+class RoomFeed:
+    """One room's ordered delivery on this process."""
+
+    def __init__(self, code: str, source: Source, send: Send, gone: Gone) -> None:
+        self.code = code
+        self.source = source
+        self.send = send
+        self.gone = gone
+        self.conns: dict[str, Conn] = {}
+        self.version = -1  # highest entry handled in order; -1 until the first catch-up
+        self.queue: asyncio.Queue[_Job] = asyncio.Queue()
+        self.held: dict[int, dict[str, Any]] = {}
+        self.waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
+        self.task = asyncio.create_task(self._run(), name=f"feed {code}")
+
+    # --- inputs (never await: order of calls is order of delivery) ----------------------------
+
+    def push(self, version: int, entry: dict[str, Any]) -> None:
+        self.queue.put_nowait(_Job("entry", version, entry))
+
+    def attach(self, conn: Conn, since: int | None) -> None:
+        """Start delivering to ``conn``: a snapshot first (or the deltas since ``since``)."""
+        conn.last_v = -1
+        self.conns[conn.sid] = conn
+        self.queue.put_nowait(_Job("join", conn=conn, since=since))
+
+    async def resync(self, conn: Conn, since: int) -> None:
+        """Send ``conn`` what it missed after ``since`` (deltas, or a snapshot); returns once
+        that is sent."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait(_Job("join", conn=conn, since=since, done=done))
+        await done
+
+    def catch_up(self) -> None:
+        """Check the store for entries this process may have missed (after a reconnect)."""
+        self.queue.put_nowait(_Job("catchup"))
+
+    def detach(self, sid: str) -> None:
+        self.conns.pop(sid, None)
+        for _, fut in self.waiters.pop(sid, []):
+            if not fut.done():
+                fut.set_result(None)
+
+    async def delivered(self, sid: str, version: int, timeout: float = 5.0) -> None:
+        """Wait until connection ``sid`` has been sent version ``version`` (or is gone)."""
+        conn = self.conns.get(sid)
+        if conn is None or conn.last_v >= version:
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiters.setdefault(sid, []).append((version, fut))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(fut, timeout)
+
+    async def close(self) -> None:
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+        for sid in list(self.waiters):
+            self.detach(sid)
+
+    # --- the one worker ------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        while True:
+            job = await self.queue.get()
+            try:
+                if job.kind == "entry":
+                    assert job.entry is not None
+                    await self._entry(job.version, job.entry)
+                elif job.kind == "join":
+                    assert job.conn is not None
+                    await self._join(job.conn, job.since)
+                else:
+                    await self._fill(await self.source.version(self.code))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # The store may be down; connections catch up on the next entry or resync.
+                log.warning("feed %s: %s job failed", self.code, job.kind, exc_info=True)
+            finally:
+                if job.done is not None and not job.done.done():
+                    job.done.set_result(None)
+
+    async def _entry(self, version: int, entry: dict[str, Any]) -> None:
+        if version <= self.version:
+            return
+        if self.version >= 0 and version > self.version + 1:
+            self.held[version] = entry
+            await self._fill(version - 1)
+            return
+        await self._deliver(version, entry)
+        while self.version + 1 in self.held:
+            await self._deliver(self.version + 1, self.held.pop(self.version + 1))
+
+    async def _fill(self, upto: int) -> None:
+        """Deliver the entries after ``self.version`` up to ``upto`` from the op log."""
+        if self.version < 0 or upto <= self.version:
+            return
+        got = await self.source.entries(self.code, self.version, upto)
+        if got is None:  # the log no longer reaches back: everyone starts again from a snapshot
+            self.version = upto
+            for conn in list(self.conns.values()):
+                await self._join(conn, None)
+        else:
+            for entry in got:
+                await self._deliver(int(entry["v"]), entry)
+        while self.version + 1 in self.held:
+            await self._deliver(self.version + 1, self.held.pop(self.version + 1))
+        self.held = {v: e for v, e in self.held.items() if v > self.version}
+
+    async def _deliver(self, version: int, entry: dict[str, Any]) -> None:
+        self.version = version
+        deltas: dict[str, dict[str, Any]] = entry["d"]
+        seats: dict[str, int | None] = entry.get("p", {})
+        reasons: dict[str, str] = entry.get("x", {})
+        groups: dict[str, list[str]] = {}
+        gone: list[Conn] = []
+        moved: list[Conn] = []
+        for conn in list(self.conns.values()):
+            if conn.last_v < 0 or version <= conn.last_v:
+                continue  # waiting for its snapshot, or the snapshot already covers this
+            pid = conn.player_id or ""
+            if pid not in seats:
+                gone.append(conn)
+            elif seats[pid] != conn.seat:
+                moved.append(conn)
+            else:
+                key = ALL if ALL in deltas else view_key(conn.seat)
+                groups.setdefault(key, []).append(conn.sid)
+                conn.last_v = version
+        for key, sids in groups.items():
+            await self.send("delta", deltas[key], sids)
+            for sid in sids:
+                self._wake(sid)
+        for conn in gone:
+            self.detach(conn.sid)
+            await self.gone(conn, reasons.get(conn.player_id or "", "away"))
+        for conn in moved:
+            # A new view: the table as that seat sees it now (everyone else is at ``version``
+            # already, so a catch-up of the feed inside keeps the order for them).
+            await self._join(conn, None)
+
+    async def _join(self, conn: Conn, since: int | None) -> None:
+        if conn.sid not in self.conns or conn.player_id is None:
+            return
+        got = await self.source.catch_up(self.code, conn.player_id, since)
+        if self.version < 0:
+            self.version = got.version
+        elif got.version > self.version:
+            # The store is ahead of what this feed has handled: catch the feed up first, so no
+            # connection is left behind at an older version than this one.
+            await self._fill(got.version)
+            if conn.sid not in self.conns:
+                return
+        conn.seat = got.seat
+        if got.snapshot is not None:
+            await self.send("snapshot", got.snapshot, [conn.sid])
+        else:
+            for delta in got.deltas:
+                await self.send("delta", delta, [conn.sid])
+        conn.last_v = got.version
+        self._wake(conn.sid)
+
+    def _wake(self, sid: str) -> None:
+        conn = self.conns.get(sid)
+        pending = self.waiters.get(sid)
+        if conn is None or not pending:
+            return
+        keep = []
+        for v, fut in pending:
+            if conn.last_v >= v:
+                if not fut.done():
+                    fut.set_result(None)
+            else:
+                keep.append((v, fut))
+        if keep:
+            self.waiters[sid] = keep
+        else:
+            del self.waiters[sid]
+
+
+Subscribe = Callable[[str], Awaitable[None]]
+
+
+class Feeds:
+    """Every room feed of this process, and the subscription to other processes' commits."""
+
+    def __init__(self, source: Source, send: Send, gone: Gone,
+                 subscriber: Subscriber | None = None) -> None:
+        self.source = source
+        self.send = send
+        self.gone = gone
+        self.subscriber = subscriber
+        self.rooms: dict[str, RoomFeed] = {}
+
+    async def feed(self, code: str) -> RoomFeed:
+        feed = self.rooms.get(code)
+        if feed is None:
+            feed = self.rooms[code] = RoomFeed(code, self.source, self.send, self.gone)
+            if self.subscriber is not None:
+                # Subscribed before the first snapshot is read: nothing committed after it is
+                # missed.
+                await self.subscriber.subscribe(code)
+        return feed
+
+    def committed(self, code: str, version: int, entry: dict[str, Any]) -> None:
+        """This process committed ``version``: deliver it now, without waiting for Redis."""
+        feed = self.rooms.get(code)
+        if feed is not None:
+            feed.push(version, entry)
+
+    def published(self, code: str, raw: bytes) -> None:
+        """Another process's commit arrived on the room's channel."""
+        feed = self.rooms.get(code)
+        if feed is None:
+            return
+        entry = _unpack(raw)
+        feed.push(int(entry["v"]), entry)
+
+    async def prune(self) -> None:
+        """Close the feeds of rooms this process no longer has connections in."""
+        for code in [c for c, f in self.rooms.items() if not f.conns]:
+            await self.drop_if_idle(code)
+
+    def reconnected(self) -> None:
+        for feed in self.rooms.values():
+            feed.catch_up()
+
+    async def drop_if_idle(self, code: str) -> None:
+        feed = self.rooms.get(code)
+        if feed is not None and not feed.conns and asyncio.current_task() is not feed.task:
+            del self.rooms[code]
+            await feed.close()
+            if self.subscriber is not None:
+                await self.subscriber.unsubscribe(code)
+
+    async def close(self) -> None:
+        for feed in list(self.rooms.values()):
+            await feed.close()
+        self.rooms.clear()
+        if self.subscriber is not None:
+            await self.subscriber.close()
+
+
+class Subscriber:
+    """One Redis pub/sub connection for the room channels this process has feeds for."""
+
+    def __init__(self, redis: Any, channel_of: Callable[[str], str], feeds: Callable[[], Feeds]
+                 ) -> None:
+        self.redis = redis
+        self.channel_of = channel_of
+        self.feeds = feeds
+        self.pubsub = redis.pubsub()
+        self.codes: dict[bytes, str] = {}
+        self.confirmed: dict[bytes, asyncio.Future[None]] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    async def subscribe(self, code: str) -> None:
+        channel = self.channel_of(code).encode()
+        self.codes[channel] = code
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.confirmed[channel] = fut
+        await self.pubsub.subscribe(channel)
+        if self.task is None:
+            self.task = asyncio.create_task(self._read(), name="feed subscriber")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(fut), 5.0)
+
+    async def unsubscribe(self, code: str) -> None:
+        channel = self.channel_of(code).encode()
+        self.codes.pop(channel, None)
+        with contextlib.suppress(Exception):
+            await self.pubsub.unsubscribe(channel)
+
+    async def _read(self) -> None:
+        broken = False
+        while True:
+            try:
+                msg = await self.pubsub.get_message(timeout=1.0)
+                if broken:
+                    broken = False
+                    self.feeds().reconnected()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if not broken:
+                    log.warning("feed subscription lost; retrying")
+                broken = True
+                await asyncio.sleep(0.5)
+                continue
+            if msg is None:
+                continue
+            channel = msg.get("channel")
+            if msg["type"] == "subscribe":
+                fut = self.confirmed.pop(channel, None)
+                if fut is not None and not fut.done():
+                    fut.set_result(None)
+            elif msg["type"] == "message":
+                code = self.codes.get(channel)
+                if code is not None:
+                    self.feeds().published(code, msg["data"])
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        with contextlib.suppress(Exception):
+            await self.pubsub.aclose()

@@ -1,0 +1,100 @@
+"""Schemas of the client events, as strict as docs/protocol.md: one parse per event.
+
+Every documented client event has a msgspec struct here; unknown fields, wrong types, a missing
+required field, an over-long string or a bad ``ref`` are refused with ``bad_request`` before a
+handler sees the payload. ``op`` payloads are parsed by :func:`server.table.ops.parse_op`; only
+their ``ref`` is checked here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypeVar
+
+import msgspec
+
+from server.errors import BAD_REQUEST, CardtableError
+
+Ref = int | Annotated[str, msgspec.Meta(max_length=64)] | None
+Name = Annotated[str, msgspec.Meta(max_length=200)]
+SeatNo = Annotated[int, msgspec.Meta(ge=0, le=63)]
+Version = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class _Event(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    ref: Ref = None
+
+
+class Join(_Event):
+    code: Annotated[str, msgspec.Meta(max_length=40)]
+    name: Name | None = None
+    token: Annotated[str, msgspec.Meta(max_length=100)] | None = None
+    seat: SeatNo | Literal["auto"] | None = "auto"
+    since: Version | None = None
+
+
+class Seat(_Event):
+    seat: SeatNo | None  # required: null means "leave my seat and watch"
+
+
+class Rename(_Event):
+    name: Name
+
+
+class Sync(_Event):
+    since: Version
+
+
+class Game(_Event):
+    action: dict[str, Any]
+
+
+class Host(_Event):
+    action: Literal["lock", "unlock", "remove", "game", "bot"]
+    player: Annotated[str, msgspec.Meta(max_length=40)] | None = None
+    game: Annotated[str, msgspec.Meta(max_length=40)] | None = None
+    options: dict[str, Any] | None = None
+    seat: SeatNo | None = None
+
+
+class DragItem(msgspec.Struct, forbid_unknown_fields=True):
+    id: Annotated[str, msgspec.Meta(max_length=40)]
+    x: Annotated[float, msgspec.Meta(ge=-10000, le=10000)]
+    y: Annotated[float, msgspec.Meta(ge=-10000, le=10000)]
+
+
+class Drag(_Event):
+    items: Annotated[list[DragItem], msgspec.Meta(min_length=1, max_length=20)]
+
+
+class OpRef(msgspec.Struct, kw_only=True):
+    """Only the ``ref`` of an ``op`` (the rest is the operation, parsed by ``parse_op``)."""
+
+    ref: Ref = None
+
+
+E = TypeVar("E", bound=msgspec.Struct)
+SCHEMAS: dict[str, type[msgspec.Struct]] = {
+    "join": Join, "seat": Seat, "rename": Rename, "sync": Sync, "game": Game, "host": Host,
+    "drag": Drag, "op": OpRef,
+}
+CLIENT_EVENTS = frozenset(SCHEMAS)
+
+
+def parse(kind: type[E], data: Any, event: str) -> E:
+    """``data`` as a ``kind``, or ``bad_request`` naming what is wrong."""
+    try:
+        return msgspec.convert(data, kind, strict=True)
+    except msgspec.ValidationError as exc:
+        raise CardtableError(BAD_REQUEST, f"Invalid '{event}': {exc}.") from None
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise CardtableError(BAD_REQUEST, f"Invalid '{event}': {type(exc).__name__}.") from None
+
+
+def safe_ref(data: Any) -> int | str | None:
+    """The ``ref`` to echo in an error, if the payload carries a valid one."""
+    ref = data.get("ref") if isinstance(data, dict) else None
+    if isinstance(ref, bool) or not isinstance(ref, int | str):
+        return None
+    if isinstance(ref, str) and len(ref) > 64:
+        return None
+    return ref
