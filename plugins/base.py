@@ -230,7 +230,10 @@ class Engine(Protocol[S]):
 class ZoneSpec:
     """A place on the table a game puts cards: a pile (``layout="pile"``, only the top shows)
     or a fanned row (``"row"``, every card shows); ``up`` says whether its cards lie face up.
-    ``faces`` lists the cards bottom first."""
+    ``faces`` lists the cards bottom first. ``owner`` is the engine player the zone belongs to
+    (a meld area, the card a player put on the trick) or ``None`` for a shared zone; the page
+    moves owned zones round the table so that every viewer sits at the bottom (see
+    :attr:`Projection.slots`). ``drop`` marks a zone players may drag cards onto."""
 
     id: str
     label: str
@@ -241,19 +244,44 @@ class ZoneSpec:
     layout: str = "pile"
     w: float = 110.0
     h: float = 150.0
+    owner: int | None = None
+    drop: bool = False
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A chip stack, counter or label the game shows: pennies, tricks taken, a bid, a round's
+    contract. ``kind`` is ``chips``, ``counter`` or ``label``; ``value`` the count or number;
+    ``text`` the label's words."""
+
+    id: str
+    kind: str
+    x: float
+    y: float
+    label: str = ""
+    value: int = 0
+    text: str = ""
+    color: str = "gold"
+    owner: int | None = None
 
 
 @dataclass(frozen=True)
 class Projection:
-    """Where every card of the game is, as the table should show it: zones and seats' hands.
+    """Where everything of the game is, as the table should show it.
 
-    ``deal`` changes whenever the cards are gathered and dealt again; the server then gives every
-    card a new id, so nothing seen in an earlier deal can be linked to a card in this one.
+    ``hands`` maps engine players to their cards (the server puts them in the hand of that
+    player's table seat). ``slots`` are the anchor points of the places round the table,
+    index 0 at the bottom, in turn order; owned zones and markers are laid out with player
+    ``p`` at ``slots[p]``, and each page shifts them so its own player is at ``slots[0]``.
+    ``deal`` changes whenever the cards are gathered and dealt again; the server then gives
+    every card a new id, so nothing seen in an earlier deal can be linked to a card in this one.
     """
 
     zones: tuple[ZoneSpec, ...]
     hands: dict[int, tuple[str, ...]]
     deal: int = 0
+    markers: tuple[Marker, ...] = ()
+    slots: tuple[tuple[float, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -262,8 +290,97 @@ class Cosmetic:
 
 
 @dataclass(frozen=True)
+class Drop:
+    """A drag a player made, in game terms: these cards (faces), from where, to where.
+    ``source`` and ``dest`` are zone ids, or ``"hand"`` for the player's own hand. Several
+    selected cards dropped together are one drop (lay down a meld)."""
+
+    player: int
+    cards: tuple[str, ...]
+    source: str
+    dest: str
+
+
+@dataclass(frozen=True)
+class Control:
+    """One legal action and how a person does it, for a page that knows no game.
+
+    ``kind``: ``button`` (a button with ``label``), ``drag`` (drag ``cards`` from ``source`` to
+    ``dest``), or ``prompt`` (a question with a countdown, e.g. "Buy the 7 of hearts?").
+    ``group`` gathers controls a game-specific widget shows together (``bid``: a bid pad).
+    ``pick`` > 0: the player first selects that many cards of their hand, which the page adds
+    to the action as ``"cards"`` (pass 2 cards).
+    """
+
+    action: dict[str, Any]
+    label: str
+    kind: str = "button"
+    source: str | None = None
+    dest: str | None = None
+    cards: tuple[str, ...] = ()
+    group: str = ""
+    pick: int = 0
+
+    def as_data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.action, "label": self.label, "kind": self.kind}
+        if self.source is not None:
+            out["source"] = self.source
+        if self.dest is not None:
+            out["dest"] = self.dest
+        if self.cards:
+            out["cards"] = list(self.cards)
+        if self.group:
+            out["group"] = self.group
+        if self.pick:
+            out["pick"] = self.pick
+        return out
+
+
+class Binding(Protocol):
+    """Binds a v2 engine to the table: layout, drags to actions, controls, a computer player.
+
+    A game is an engine, a binding and a bot; the server and the page know no game.
+    """
+
+    @property
+    def info(self) -> GameInfo: ...
+
+    @property
+    def engine(self) -> Engine[Any]: ...
+
+    @property
+    def widgets(self) -> tuple[str, ...]:
+        """Names of game-specific page widgets (``bid_pad``, ``knock_picker``); most games
+        need none."""
+        ...
+
+    def project(self, state: Any) -> Projection: ...
+
+    def interpret(self, state: Any, drop: Drop) -> dict[str, Any] | Cosmetic | Rejection:
+        """The engine action a drop means, ``Cosmetic`` for a move the rules ignore (reorder
+        your own hand), or why it is not a move of this game."""
+        ...
+
+    def controls(self, state: Any, player: int) -> list[Control]:
+        """``player``'s legal actions, each with how it is done."""
+        ...
+
+    def bot(self, state: Any, player: int, rng: Any) -> dict[str, Any] | None:
+        """A computer player's action (``None``: nothing to do now)."""
+        ...
+
+    def hint(self, state: Any, player: int) -> str | None:
+        """Why an expected action is unavailable, in words ("your deadwood would be 23; the
+        limit is 10"), or ``None``."""
+        ...
+
+
+# --- contract v1, kept only until the server's game glue moves to :class:`Binding` ----------
+
+
+@dataclass(frozen=True)
 class MoveIntent:
-    """A drag the player made, in game terms: which card from where to where."""
+    """(v1) A one-card drag: which card from where to where."""
 
     seat: int
     face: str
@@ -272,7 +389,7 @@ class MoveIntent:
 
 
 class GameBinding(Protocol):
-    """Binds a rules engine to the table: layout, drags to actions, state back onto the table."""
+    """(v1) The binding protocol the Gin Rummy binding still implements."""
 
     @property
     def info(self) -> GameInfo: ...
@@ -286,7 +403,4 @@ class GameBinding(Protocol):
         self, state: Any, move: MoveIntent
     ) -> dict[str, Any] | Cosmetic | Rejection: ...
 
-    def bot_action(self, state: Any, seat: int, rng: Any) -> dict[str, Any] | None:
-        """A computer player's move for ``seat`` (None: nothing to do). Bots never start the
-        next hand or game on their own: people get to look at the reveal first."""
-        ...
+    def bot_action(self, state: Any, seat: int, rng: Any) -> dict[str, Any] | None: ...

@@ -1,8 +1,9 @@
-"""The rule plugins a room can turn on, by name."""
+"""The rule games a room can turn on, by name: each is an engine, a binding and a bot."""
 
 from __future__ import annotations
 
-from plugins.base import GameBinding
+from plugins.base import Binding
 from plugins.gin_rummy.binding import BINDING as GIN_RUMMY
+from plugins.spades.binding import BINDING as SPADES
 
-GAMES: dict[str, GameBinding] = {GIN_RUMMY.info.name: GIN_RUMMY}
+GAMES: dict[str, Binding] = {b.info.name: b for b in (GIN_RUMMY, SPADES)}

@@ -25,6 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardtable", description="A virtual card table for friends: rooms, cards, rules.")
     sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("simulate", help="play a game's bots against random-legal players: "
+                   "cardtable simulate GAME --games N [--seed S] [--players N]",
+                   add_help=False)
     serve = sub.add_parser(
         "serve", help="run the web and Socket.IO server",
         description="Serve the table. Without --redis-url (or REDIS_URL) rooms are kept in an "
@@ -95,6 +98,13 @@ def config_from_args(argv: list[str] | None = None) -> Config:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["simulate"]:
+        # Bots against bots and random-legal players; pure engines, no server (see
+        # plugins/simulate.py for the options).
+        from plugins.simulate import main as simulate
+
+        return simulate(args[1:])
     cfg = config_from_args(argv)
     logging.basicConfig(level=cfg.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

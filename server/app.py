@@ -75,7 +75,7 @@ def create_app(config: Config) -> web.Application:
             url = embedded.url
             log.info("embedded store: redis-server under %s", config.data_dir.resolve())
         store = RedisStore(url, log_cap=config.log_cap, ttl_seconds=config.room_ttl_seconds)
-        rooms = RoomService(store, config.limits)
+        rooms = RoomService(store, config.limits, bot_delay=config.bot_delay_seconds)
         app[ROOMS_KEY] = rooms
         # Other processes' commits arrive on the rooms' channels; the embedded store has none.
         handlers.start(rooms, store.redis if config.redis_url else None)

@@ -38,6 +38,7 @@ class TableClient:
         self.received: list[tuple[str, Any]] = []
         self.objects: dict[str, dict[str, Any]] = {}
         self.players: list[dict[str, Any]] = []
+        self.game: dict[str, Any] | None = None  # the rule game's view for this seat
         self.version = -1
         self.code: str | None = None
         self.player: str | None = None
@@ -71,6 +72,7 @@ class TableClient:
 
     def _on_snapshot(self, data: dict[str, Any]) -> None:
         self.objects = {o["id"]: o for o in data["objects"]}
+        self.game = data.get("game")
         self._set_players(data["players"])
         self.version = data["v"]
         self._drain()
@@ -101,6 +103,8 @@ class TableClient:
                 self.objects.pop(oid, None)
             if "players" in d:
                 self._set_players(d["players"])
+            if "game" in d:
+                self.game = d["game"]
             if d.get("log"):
                 self.log.append(d["log"])
             self.version = d["v"]
@@ -189,6 +193,10 @@ class TableClient:
     def hand(self, seat: int | None = None) -> list[str]:
         s = self.seat if seat is None else seat
         return list(self.objects[f"hand{s}"]["cards"])
+
+    def hand_faces(self) -> dict[str, str]:
+        """Face -> card id for the cards in this seat's hand (one id per face)."""
+        return {self.objects[c]["face"]: c for c in self.hand() if "face" in self.objects[c]}
 
     def faces_seen(self) -> dict[str, str]:
         return {o["id"]: o["face"] for o in self.objects.values()

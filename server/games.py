@@ -1,68 +1,167 @@
-"""Rule-plugin rooms: table operations become engine actions, and the engine's state is
+"""Rule games on the table: table operations become engine actions, and the engine's state is
 projected back onto the table.
 
-This is the "plugin binding" step of the data flow (room service → here → table model). The
+This is the "plugin binding" step of the data flow (room service → reducer → here → table
+model). It knows no game: a game is an engine, a binding and a bot (``plugins/<game>/``). The
 engine decides what is legal; the table only ever shows the projection of the engine's state,
 through the same per-seat visibility as every other room.
+
+``table.game`` holds, as plain data: ``name``, ``options``, ``state`` (the engine's dump;
+``None`` while players sit down), ``seats`` (engine player ``p`` plays from table seat
+``seats[p]``), ``deal``, ``zones`` and ``markers`` (ids the projection owns), ``deadline`` (when
+the engine's scheduled action is due, epoch seconds) and ``delay`` (its length).
+
+Who plays engine player ``p``: whoever sits in ``seats[p]``. When that is a computer, or the
+seat is empty (or its person away) and the room's ``fill`` option is on, the server plays it.
+Computer players never start the next deal: people look at the score first.
 """
 
 from __future__ import annotations
 
-import secrets
+import random
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
-from plugins.base import Cosmetic, GameBinding, MoveIntent, Projection, Rejection
+from plugins.base import Binding, Cosmetic, Drop, Projection, Rejection
 from plugins.registry import GAMES
-from server.errors import BAD_REQUEST, FORBIDDEN, RULES, UNKNOWN_OBJECT, CardtableError
+from server.errors import (
+    BAD_REQUEST,
+    FORBIDDEN,
+    RULES,
+    UNKNOWN_OBJECT,
+    CardtableError,
+)
 from server.table import ops as O
-from server.table.apply import Actor, Change, Limits, apply_op, check_ov, new_id
-from server.table.objects import Card, Hand, Stack, Table, hand_id
+from server.table.apply import Actor, Change, Limits, check_ov, new_id, table_change
+from server.table.objects import Card, Chips, Counter, Hand, Label, Stack, Table, hand_id
 from server.table.view import card_visible, in_other_hand
 
 _enc = msgspec.msgpack.Encoder()
+MARKERS = {"chips": Chips, "counter": Counter, "label": Label}
 
 
-def binding_for(table: Table) -> GameBinding | None:
+def binding_for(table: Table) -> Binding | None:
     if table.game is None:
         return None
     return GAMES[table.game["name"]]
 
 
-def _state(table: Table, binding: GameBinding) -> Any:
-    assert table.game is not None
+def _state(table: Table, binding: Binding) -> Any:
+    assert table.game is not None and table.game["state"] is not None
     return binding.engine.load(table.game["state"])
 
 
-def start_game(table: Table, name: object, options: object, seed: int | None = None) -> Change:
-    """Turn ``table`` into a fresh game of ``name``: clear it, deal, and lay the cards out."""
+def started(table: Table) -> bool:
+    return table.game is not None and table.game.get("state") is not None
+
+
+def names(table: Table) -> list[str]:
+    """Engine players' display names, in turn order."""
+    assert table.game is not None
+    seated = table.seated()
+    out = []
+    for seat in table.game["seats"]:
+        p = seated.get(seat)
+        out.append(p.name if p is not None else f"Seat {seat + 1}")
+    return out
+
+
+def player_for_seat(table: Table, seat: int | None) -> int | None:
+    """The engine player a table seat plays, if any."""
+    if seat is None or not started(table):
+        return None
+    assert table.game is not None
+    seats: list[int] = table.game["seats"]
+    return seats.index(seat) if seat in seats else None
+
+
+# --- setting up, starting and stopping -----------------------------------------------------
+
+
+def set_up(table: Table, name: object, options: object) -> Change:
+    """Turn ``table`` into a room for a game of ``name``: cleared, waiting for its players.
+    It starts by itself once every seat it can use is taken (see :func:`maybe_start`)."""
     if not isinstance(name, str) or name not in GAMES:
         raise CardtableError(BAD_REQUEST, f"Unknown game {name!r}; games: {', '.join(GAMES)}.")
     binding = GAMES[name]
     if options is not None and not isinstance(options, dict):
         raise CardtableError(BAD_REQUEST, "Game options must be an object.")
-    opts = binding.info.resolve_options(options)
-    if isinstance(opts, Rejection):
-        raise CardtableError(BAD_REQUEST, opts.message, detail=opts.code)
+    opts = dict(options or {})
+    fill = opts.pop("fill", False)
+    if not isinstance(fill, bool):
+        raise CardtableError(BAD_REQUEST, "Option fill must be true or false.")
+    resolved = binding.info.resolve_options(opts)
+    if isinstance(resolved, Rejection):
+        raise CardtableError(BAD_REQUEST, resolved.message, detail=resolved.code)
     if table.seats < binding.info.min_players:
         raise CardtableError(BAD_REQUEST, f"{binding.info.title} needs "
                              f"{binding.info.min_players} seats; this room has {table.seats}.")
-    seed = secrets.randbits(63) if seed is None else seed
-    players = min(table.seats, binding.info.max_players)
-    state = binding.engine.new_game(players, opts, seed)
-    before = _encoded(table)
+    change = Change(game_changed=True)
+    change.held = {cid: h.seat for h in table.objects.values() if isinstance(h, Hand)
+                   for cid in h.cards}
     for oid, obj in list(table.objects.items()):
-        if not isinstance(obj, Hand):
-            del table.objects[oid]
+        if isinstance(obj, Hand):
+            if obj.cards:
+                obj.cards = []
+                change.dirty.add(oid)
         else:
-            obj.cards = []
+            del table.objects[oid]
+            change.removed.add(oid)
     table.undo.clear()
-    table.game = {"name": name, "options": opts, "state": binding.engine.dump(state),
-                  "deal": None, "zones": []}
-    change = _project(table, binding, state, before)
+    table.game = {"name": name, "options": resolved, "fill": fill, "state": None, "seats": [],
+                  "deal": None, "zones": [], "markers": [], "deadline": None, "delay": None}
+    change.log = f"{binding.info.title}: waiting for players"
+    return change
+
+
+def seats_for(table: Table) -> list[int]:
+    """The seats that would play if the game started now."""
+    return sorted(table.seated())
+
+
+def maybe_start(table: Table, rng: random.Random, now: float, *, force: bool = False
+                ) -> Change | None:
+    """Start a waiting game once every usable seat is taken (or now, if ``force``)."""
+    binding = binding_for(table)
+    if binding is None or started(table):
+        return None
+    seats = seats_for(table)
+    info = binding.info
+    usable = min(table.seats, info.max_players)
+    if len(seats) < info.min_players:
+        if force:
+            raise CardtableError(BAD_REQUEST, f"{info.title} needs at least "
+                                 f"{info.min_players} players seated.")
+        return None
+    if len(seats) > info.max_players:
+        raise CardtableError(BAD_REQUEST, f"{info.title} takes at most {info.max_players} "
+                             "players: ask the others to watch.")
+    if not force and len(seats) < usable:
+        return None
+    return _begin(table, binding, seats, rng.getrandbits(63), rng, now)
+
+
+def _begin(table: Table, binding: Binding, seats: list[int], seed: int, rng: random.Random,
+           now: float) -> Change:
+    assert table.game is not None
+    state = binding.engine.new_game(len(seats), table.game["options"], seed)
+    table.game["seats"] = seats
+    change = _project(table, binding, state, _encoded(table), rng, now)
     change.log = f"A game of {binding.info.title} started"
     return change
+
+
+def start_with(table: Table, name: str, options: dict[str, Any] | None, seats: list[int],
+               seed: int, rng: random.Random, now: float) -> Change:
+    """Set up and start a game at once, for these seats and from this seed (tests, replays)."""
+    from server.reducer import merge
+
+    first = set_up(table, name, options)
+    binding = binding_for(table)
+    assert binding is not None
+    return merge(first, _begin(table, binding, seats, seed, rng, now))
 
 
 def stop_game(table: Table) -> Change:
@@ -70,63 +169,98 @@ def stop_game(table: Table) -> Change:
     binding = binding_for(table)
     if binding is None:
         raise CardtableError(BAD_REQUEST, "No game is running in this room.")
-    zones = set(table.game["zones"]) if table.game else set()
+    assert table.game is not None
+    owned = set(table.game.get("zones", [])) | set(table.game.get("markers", []))
     table.game = None
-    version = table.version + 1
     change = Change(game_changed=True, log=f"{binding.info.title} rules are off: free play")
     for obj in table.objects.values():
-        if isinstance(obj, Stack) and (obj.id in zones or obj.locked):
+        if obj.id in owned or (isinstance(obj, Stack) and obj.locked):
             # The game's zones become ordinary piles: unlocked, and gone once emptied.
-            obj.holder = obj.holder and not obj.cards
+            if isinstance(obj, Stack):
+                obj.holder = obj.holder and not obj.cards
             obj.locked = False
-            obj.v = version
             change.dirty.add(obj.id)
-    table.version = version
     return change
 
 
-def apply_game_op(table: Table, actor: Actor, op: O.Op, limits: Limits) -> Change:
+# --- moves -------------------------------------------------------------------------------
+
+
+def _where(table: Table, container: str, seat: int) -> str:
+    """A container as the binding names it: ``hand`` for the mover's own hand."""
+    return "hand" if container == hand_id(seat) else container
+
+
+def drop_for(table: Table, actor: Actor, op: O.Op) -> Drop | None:
+    """The game move a table operation makes, if it is one."""
+    assert actor.seat is not None
+    player = player_for_seat(table, actor.seat)
+    if player is None:
+        return None
+    objs = table.objects
+    if isinstance(op, O.Move) and op.to is not None:
+        card = objs.get(op.id)
+        if isinstance(card, Card) and card.parent is not None:
+            check_ov(card, op.ov)
+            _check_top_or_own(table, card, actor)
+            return Drop(player, (card.face,), _where(table, card.parent, actor.seat),
+                        _where(table, op.to, actor.seat))
+    elif isinstance(op, O.MoveMany):
+        cards = [objs.get(cid) for cid in op.ids]
+        if all(isinstance(c, Card) for c in cards):
+            parents = {c.parent for c in cards if isinstance(c, Card)}
+            if len(parents) == 1 and None not in parents:
+                for c in cards:
+                    assert isinstance(c, Card)
+                    _check_top_or_own(table, c, actor)
+                src = next(iter(parents))
+                assert src is not None
+                return Drop(player, tuple(c.face for c in cards if isinstance(c, Card)),
+                            _where(table, src, actor.seat), _where(table, op.to, actor.seat))
+    elif isinstance(op, O.Take) and op.n == 1:
+        stack = objs.get(op.id)
+        if isinstance(stack, Stack) and stack.cards:
+            check_ov(stack, op.ov)
+            top = objs[stack.cards[-1]]
+            assert isinstance(top, Card)
+            return Drop(player, (top.face,), stack.id, "hand")
+    return None
+
+
+def game_op(table: Table, actor: Actor, op: O.Op, limits: Limits, rng: random.Random,
+            now: float) -> Change:
     """A table operation in a game room: a drag the rules understand, or a refusal."""
     binding = binding_for(table)
     assert binding is not None
     title = binding.info.title
     if actor.seat is None:
-        return apply_op(table, actor, op, limits)  # raises not_seated
-    intent: MoveIntent | None = None
+        return table_change(table, actor, op, limits, rng)  # raises not_seated
     oid: str = getattr(op, "id", "")
     target = table.objects.get(oid)
     if target is not None and in_other_hand(table, target, actor.seat):
         # Answered exactly like an id that never existed: old ids can't be probed.
         raise CardtableError(UNKNOWN_OBJECT, f"There is no object {oid!r} on this table.")
-    if isinstance(op, O.Move) and op.to is not None:
-        card = table.objects.get(op.id)
-        if isinstance(card, Card) and card.parent is not None:
-            check_ov(card, op.ov)
-            intent = MoveIntent(actor.seat, card.face, card.parent, op.to)
-            _check_top_or_own(table, card, actor)
-    elif isinstance(op, O.Take) and op.n == 1:
-        stack = table.objects.get(op.id)
-        if isinstance(stack, Stack) and stack.cards:
-            top = table.objects[stack.cards[-1]]
-            assert isinstance(top, Card)
-            intent = MoveIntent(actor.seat, top.face, stack.id, hand_id(actor.seat))
-    if intent is None:
+    if not started(table):
+        raise CardtableError(RULES, f"The game of {title} starts once the players are seated.",
+                             detail="not_started")
+    drop = drop_for(table, actor, op)
+    if drop is None:
         raise CardtableError(RULES, f"{title} rules are on: cards move only by the game's "
                              "moves. Drag cards between the piles and your hand, or use the "
-                             "game buttons.", detail="not_a_game_move")
-    state = _state(table, binding)
-    answer = binding.action_for_move(state, intent)
+                             "game's buttons.", detail="not_a_game_move")
+    answer = binding.interpret(_state(table, binding), drop)
     if isinstance(answer, Cosmetic):
-        if intent.source != intent.dest:
+        if drop.source != drop.dest:
             raise CardtableError(RULES, "That move isn't allowed while the rules are on.",
                                  detail="not_a_game_move")
-        return apply_op(table, actor, op, limits)
+        return table_change(table, actor, op, limits, rng)
     if isinstance(answer, Rejection):
         raise CardtableError(RULES, answer.message, detail=answer.code)
-    return run_action(table, actor, answer)
+    return game_action(table, actor, answer, rng, now)
 
 
-def run_action(table: Table, actor: Actor, action: object) -> Change:
+def game_action(table: Table, actor: Actor, action: object, rng: random.Random,
+                now: float) -> Change:
     """A game command (or an interpreted drag) for the engine; the table follows its state."""
     binding = binding_for(table)
     if binding is None:
@@ -135,45 +269,138 @@ def run_action(table: Table, actor: Actor, action: object) -> Change:
         raise CardtableError(FORBIDDEN, "Spectators can't make game moves.")
     if not isinstance(action, dict):
         raise CardtableError(BAD_REQUEST, "A game action must be an object with a 'type'.")
+    if not started(table):
+        raise CardtableError(RULES, f"The game of {binding.info.title} starts once the players "
+                             "are seated.", detail="not_started")
+    player = player_for_seat(table, actor.seat)
+    if player is None:
+        raise CardtableError(FORBIDDEN, "Your seat is not playing in this game; watch, or sit "
+                             "down before the next game.")
+    return _apply(table, binding, player, action, rng, now)
+
+
+def _apply(table: Table, binding: Binding, player: int | None, action: dict[str, Any],
+           rng: random.Random, now: float) -> Change:
     state = _state(table, binding)
-    new = binding.engine.apply(state, actor.seat, action)
+    new = binding.engine.apply(state, player, action)
     if isinstance(new, Rejection):
         raise CardtableError(RULES, new.message, detail=new.code)
-    assert table.game is not None
-    table.game["state"] = binding.engine.dump(new)
-    change = _project(table, binding, new, _encoded(table))
-    change.log = _describe(actor.name, action)
+    change = _project(table, binding, new, _encoded(table), rng, now)
+    change.log = binding.engine.describe(state, player, action, names(table))
     table.undo.clear()
     return change
 
 
-def bot_move(table: Table, rng: Any) -> tuple[str, dict[str, Any]] | None:
-    """The next computer player's (player id, action), if a bot has something to do."""
-    binding = binding_for(table)
-    bots = [p for p in table.players.values() if p.bot and p.seat is not None]
-    if binding is None or not bots:
-        return None
+# --- what the server does by itself: timed moves and computer players ---------------------
+
+
+def _played_by_server(table: Table, player: int) -> bool:
+    assert table.game is not None
+    seat = table.game["seats"][player]
+    p = table.seated().get(seat)
+    if p is not None and p.bot:
+        return True
+    return bool(table.game.get("fill")) and (p is None or p.status != "online")
+
+
+def _bot_move(table: Table, binding: Binding, rng: random.Random
+              ) -> tuple[int, dict[str, Any]] | None:
     state = _state(table, binding)
-    for player in bots:
-        if player.seat is not None:
-            action = binding.bot_action(state, player.seat, rng)
-            if action is not None:
-                return player.id, action
+    for player in binding.engine.to_act(state):
+        if _played_by_server(table, player):
+            action = binding.bot(state, player, rng)
+            if action is not None and not str(action.get("type", "")).startswith("next_"):
+                return player, action
     return None
+
+
+def next_wake(table: Table, now: float, bot_delay: float) -> float | None:
+    """When the server should look at this room again (:func:`auto_step`), if ever."""
+    binding = binding_for(table)
+    if binding is None or not started(table):
+        return None
+    assert table.game is not None
+    if table.game.get("deadline") is not None:
+        return float(table.game["deadline"])
+    state = _state(table, binding)
+    engine = binding.engine
+    if any(_played_by_server(table, p) for p in engine.to_act(state)):
+        return now + bot_delay
+    return None
+
+
+def auto_step(table: Table, rng: random.Random, now: float) -> Change | None:
+    """The engine's scheduled action, once due; else a computer player's move; else None."""
+    binding = binding_for(table)
+    if binding is None or not started(table):
+        return None
+    assert table.game is not None
+    deadline = table.game.get("deadline")
+    state = _state(table, binding)
+    if deadline is not None:
+        sched = binding.engine.scheduled(state)
+        if sched is None or now < deadline:
+            return None
+        return _apply(table, binding, sched.player, sched.action, rng, now)
+    move = _bot_move(table, binding, rng)
+    if move is None:
+        return None
+    return _apply(table, binding, move[0], move[1], rng, now)
+
+
+# --- what each seat sees -------------------------------------------------------------------
 
 
 def game_view(table: Table, seat: int | None) -> dict[str, Any] | None:
     binding = binding_for(table)
     if binding is None:
         return None
-    state = _state(table, binding)
-    players = min(table.seats, binding.info.max_players)
-    legal = binding.engine.legal_actions(state, seat) if seat is not None and seat < players \
-        else []
     assert table.game is not None
-    return {"name": binding.info.name, "title": binding.info.title,
-            "options": table.game["options"], "view": binding.engine.view(state, seat),
-            "legal": legal}
+    info = binding.info
+    base: dict[str, Any] = {
+        "name": info.name, "title": info.title, "options": table.game["options"],
+        "fill": bool(table.game.get("fill")), "min_players": info.min_players,
+        "max_players": min(info.max_players, table.seats), "widgets": list(binding.widgets),
+    }
+    if not started(table):
+        sitting = len(table.seated())
+        need = min(info.max_players, table.seats)
+        return {**base, "waiting": True, "players": [], "me": None, "phase": "waiting",
+                "status": f"Waiting for players: {sitting} of {need} seated",
+                "to_act": [], "timer": None, "controls": [], "hint": None,
+                "scoreboard": None, "reveal": None, "outcome": None, "slots": [],
+                "view": None, "legal": []}
+    engine = binding.engine
+    state = _state(table, binding)
+    who = names(table)
+    me = player_for_seat(table, seat)
+    seats: list[int] = table.game["seats"]
+    teams = engine.teams(state)
+    team_of = {p: i for i, team in enumerate(teams) for p in team}
+    seated = table.seated()
+    players = [{"player": p, "seat": s, "name": who[p], "team": team_of.get(p, p),
+                "bot": bool(seated.get(s) and seated[s].bot)} for p, s in enumerate(seats)]
+    deadline = table.game.get("deadline")
+    timer = ({"ends": deadline, "seconds": table.game.get("delay")}
+             if deadline is not None else None)
+    outcome = engine.outcome(state)
+    reveal = engine.reveal(state)
+    proj = binding.project(state)
+    return {
+        **base, "waiting": False, "players": players, "me": me,
+        "phase": engine.view(state, None).get("phase"), "status": engine.status(state, who),
+        "to_act": engine.to_act(state), "timer": timer,
+        "controls": [c.as_data() for c in binding.controls(state, me)] if me is not None
+        else [],
+        "hint": binding.hint(state, me) if me is not None else None,
+        "scoreboard": engine.scoreboard(state, who).as_data(),
+        "reveal": [line.as_data() for line in reveal] if reveal is not None else None,
+        "outcome": {"winners": list(outcome.winners), "scores": list(outcome.scores)}
+        if outcome is not None else None,
+        "slots": [list(s) for s in proj.slots],
+        "view": engine.view(state, me),
+        "legal": engine.legal_actions(state, me) if me is not None else [],
+    }
 
 
 def _check_top_or_own(table: Table, card: Card, actor: Actor) -> None:
@@ -181,23 +408,11 @@ def _check_top_or_own(table: Table, card: Card, actor: Actor) -> None:
     if isinstance(holder, Hand) and holder.seat != actor.seat:
         raise CardtableError(FORBIDDEN, "That card is in another player's hand.")
     if isinstance(holder, Stack) and holder.layout != "row" and holder.cards[-1] != card.id:
-        raise CardtableError(RULES, "Only the top card of a pile can be taken.")
+        raise CardtableError(RULES, "Only the top card of a pile can be taken.",
+                             detail="top_card_only")
 
 
-_VERBS = {"draw": "drew a card", "take_upcard": "took the upcard",
-          "pass": "passed the upcard", "knock": "knocked", "big_gin": "declared Big Gin!",
-          "finish_layoff": "finished laying off", "next_hand": "dealt the next hand"}
-
-
-def _describe(name: str, action: dict[str, Any]) -> str:
-    kind = action.get("type")
-    if kind == "discard":
-        return f"{name} discarded {action.get('card')}"  # discards are face up: public
-    if kind == "lay_off":
-        return f"{name} laid off {action.get('card')}"
-    if kind == "draw" and action.get("source") == "discard":
-        return f"{name} took the top discard"
-    return f"{name} {_VERBS.get(str(kind), str(kind))}"
+# --- projection: the engine's state onto the table -----------------------------------------
 
 
 Encoded = dict[str, tuple[bytes, tuple[bool, ...], int | None]]
@@ -219,7 +434,8 @@ def _encoded(table: Table) -> Encoded:
     return out
 
 
-def _project(table: Table, binding: GameBinding, state: Any, old: Encoded) -> Change:
+def _project(table: Table, binding: Binding, state: Any, old: Encoded, rng: random.Random,
+             now: float) -> Change:
     """Make the table show ``binding.project(state)``; report what changed for the deltas.
 
     Cards keep their ids only where that tells nobody anything: between zones, from a zone
@@ -228,6 +444,8 @@ def _project(table: Table, binding: GameBinding, state: Any, old: Encoded) -> Ch
     """
     proj: Projection = binding.project(state)
     assert table.game is not None
+    table.game["state"] = binding.engine.dump(state)
+    seats: Sequence[int] = table.game["seats"]
     fresh = table.game.get("deal") != proj.deal
     pool: dict[str, list[str]] = {}  # cards outside hands, by face: reusable anywhere
     held: dict[str, list[str]] = {}  # cards in hands, by face: only their own hand keeps them
@@ -250,10 +468,13 @@ def _project(table: Table, binding: GameBinding, state: Any, old: Encoded) -> Ch
             card = table.objects[cid]
             assert isinstance(card, Card)
         else:
-            card = Card(id=new_id("c"), face=face)
+            card = Card(id=new_id("c", rng), face=face)
             table.objects[card.id] = card
         card.up, card.parent, card.x, card.y = up, parent, x, y
         return card.id
+
+    def seat_of(owner: int | None) -> int | None:
+        return seats[owner] if owner is not None and owner < len(seats) else None
 
     zone_ids = []
     for z in proj.zones:
@@ -263,14 +484,33 @@ def _project(table: Table, binding: GameBinding, state: Any, old: Encoded) -> Ch
             table.objects[z.id] = stack
         stack.holder, stack.label, stack.layout = True, z.label, z.layout
         stack.x, stack.y, stack.w, stack.h, stack.locked = z.x, z.y, z.w, z.h, True
+        stack.owner = seat_of(z.owner)
         stack.cards = [card_for(f, z.up, z.id, z.x, z.y) for f in z.faces]
         zone_ids.append(z.id)
-    for oid in table.game.get("zones", []):
-        if oid not in zone_ids and oid in table.objects:
+    marker_ids = []
+    for m in proj.markers:
+        kind = MARKERS.get(m.kind)
+        if kind is None:
+            continue
+        found = table.objects.get(m.id)
+        marker: Chips | Counter | Label = found if isinstance(found, Chips | Counter | Label) \
+            and isinstance(found, kind) else kind(id=m.id)
+        table.objects[m.id] = marker
+        marker.x, marker.y, marker.locked, marker.owner = m.x, m.y, True, seat_of(m.owner)
+        if isinstance(marker, Chips):
+            marker.count, marker.color, marker.label = m.value, m.color, m.label
+        elif isinstance(marker, Counter):
+            marker.value, marker.label = m.value, m.label
+        else:
+            marker.text = m.text or m.label
+        marker_ids.append(m.id)
+    keep = set(zone_ids) | set(marker_ids)
+    for oid in [*table.game.get("zones", []), *table.game.get("markers", [])]:
+        if oid not in keep and oid in table.objects:
             del table.objects[oid]
-    table.game["zones"] = zone_ids
-    for seat, faces in proj.hands.items():
-        hand = table.objects[hand_id(seat)]
+    table.game["zones"], table.game["markers"] = zone_ids, marker_ids
+    for player, faces in proj.hands.items():
+        hand = table.objects[hand_id(seats[player])]
         assert isinstance(hand, Hand)
         want = list(faces)
         kept = []
@@ -286,16 +526,16 @@ def _project(table: Table, binding: GameBinding, state: Any, old: Encoded) -> Ch
         for cid in ids:
             del table.objects[cid]
     table.game["deal"] = proj.deal
-    version = table.version + 1
+    sched = binding.engine.scheduled(state)
+    table.game["deadline"] = now + sched.delay if sched is not None else None
+    table.game["delay"] = sched.delay if sched is not None else None
     change = Change(game_changed=True)
-    for oid, now in _encoded(table).items():
+    for oid, enc in _encoded(table).items():
         if oid not in old:
             change.created.add(oid)
-        if old.get(oid) != now:
-            table.objects[oid].v = version
+        if old.get(oid) != enc:
             change.dirty.add(oid)
     change.removed = {oid for oid in old if oid not in table.objects}
-    change.held = {oid: seat for oid, (_, _, seat) in old.items()
-                   if seat is not None and (oid in change.dirty or oid in change.removed)}
-    table.version = version
+    change.held = {oid: seat for oid, (_, _, seat) in old.items() if seat is not None
+                   and (oid in change.dirty or oid in change.removed)}
     return change

@@ -16,11 +16,13 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from plugins.registry import GAMES
 from server import codes
 from server.addresses import request_address
 from server.config import Config
 from server.errors import BAD_REQUEST, ROOM_NOT_FOUND, CardtableError
-from server.limits import RateLimited, count_misses, miss_limiter
+from server.limits import RateLimited, check_payload, count_misses, miss_limiter
+from server.messages import CreateRoom, parse
 from server.rooms import RoomService
 
 CSP = (
@@ -136,11 +138,15 @@ async def create_room(request: web.Request) -> web.Response:
             raise CardtableError(BAD_REQUEST, "The body must be JSON.") from None
         if not isinstance(body, dict):
             raise CardtableError(BAD_REQUEST, "The body must be a JSON object.")
-        template = body.get("template", "standard")
-        seats = body.get("seats", 4)
-        if not isinstance(template, str):
-            raise CardtableError(BAD_REQUEST, "'template' must be a string.")
-        table = await rooms.create_room(template, seats, body.get("game"), body.get("options"))
+        check_payload(body, 16 * 1024)
+        msg = parse(CreateRoom, body, "POST /api/rooms")
+        if msg.game is not None and (msg.template is not None or msg.seats is not None):
+            raise CardtableError(BAD_REQUEST, "A game room's seats and table come from the "
+                                 "game: send either game (and options) or template and seats.")
+        if msg.game is None and msg.options is not None:
+            raise CardtableError(BAD_REQUEST, "'options' go with a 'game'.")
+        table = await rooms.create_room(msg.template or "standard", msg.seats or 4, msg.game,
+                                        msg.options)
     except CardtableError as err:
         return _error(err, _status_for(err))
     path = f"/r/{table.code}"
@@ -164,6 +170,19 @@ async def room_info(request: web.Request) -> web.Response:
     })
 
 
+async def games_list(request: web.Request) -> web.Response:
+    """The rule games a room can play, with their options as data (the home page renders
+    them without knowing any game)."""
+    fill = {"name": "fill", "label": "Computer fills in", "default": False,
+            "choices": [True, False],
+            "description": "A computer plays for a seat whose player left, until someone sits."}
+    return web.json_response([
+        {"name": b.info.name, "title": b.info.title, "min_players": b.info.min_players,
+         "max_players": b.info.max_players,
+         "options": [o.as_data() for o in b.info.options if o.check is None] + [fill]}
+        for b in GAMES.values()])
+
+
 async def healthz(request: web.Request) -> web.Response:
     rooms = request.app[ROOMS_KEY]
     ok = await rooms.store.ping()
@@ -176,6 +195,7 @@ def add_routes(app: web.Application, config: Config) -> None:
     app.router.add_get("/r/{code}", room_page)
     app.router.add_post("/api/rooms", create_room)
     app.router.add_get("/api/rooms/{code}", room_info)
+    app.router.add_get("/api/games", games_list)
     app.router.add_get("/healthz", healthz)
     assets = config.web_dir
     if assets.exists():

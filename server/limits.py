@@ -25,7 +25,8 @@ from server.errors import (
     UNAVAILABLE,
     CardtableError,
 )
-from server.store.redis_store import RedisStore, StoreUnavailable
+from server.store.base import Store
+from server.store.redis_store import StoreUnavailable
 
 if TYPE_CHECKING:
     from server.config import Config
@@ -118,7 +119,7 @@ class SlidingLimiter:
     step it instead of waiting).
     """
 
-    def __init__(self, store: RedisStore, name: str, windows: Sequence[Window], what: str,
+    def __init__(self, store: Store, name: str, windows: Sequence[Window], what: str,
                  clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.name = name
@@ -157,7 +158,7 @@ class SlidingLimiter:
             raise _unavailable() from None
 
 
-def miss_limiter(store: RedisStore, config: Config) -> SlidingLimiter:
+def miss_limiter(store: Store, config: Config) -> SlidingLimiter:
     """The limit on lookups of room codes that name no live room (docs/architecture.md)."""
     return SlidingLimiter(
         store, "miss",

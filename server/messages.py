@@ -49,7 +49,7 @@ class Game(_Event):
 
 
 class Host(_Event):
-    action: Literal["lock", "unlock", "remove", "game", "bot"]
+    action: Literal["lock", "unlock", "remove", "game", "bot", "start"]
     player: Annotated[str, msgspec.Meta(max_length=40)] | None = None
     game: Annotated[str, msgspec.Meta(max_length=40)] | None = None
     options: dict[str, Any] | None = None
@@ -64,6 +64,15 @@ class DragItem(msgspec.Struct, forbid_unknown_fields=True):
 
 class Drag(_Event):
     items: Annotated[list[DragItem], msgspec.Meta(min_length=1, max_length=20)]
+
+
+class CreateRoom(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``POST /api/rooms``: a free-play room (template, seats) or a game room (game, options)."""
+
+    template: Annotated[str, msgspec.Meta(max_length=40)] | None = None
+    seats: Annotated[int, msgspec.Meta(ge=1, le=63)] | None = None
+    game: Annotated[str, msgspec.Meta(max_length=40)] | None = None
+    options: dict[str, Any] | None = None
 
 
 class OpRef(msgspec.Struct, kw_only=True):

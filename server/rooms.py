@@ -1,20 +1,19 @@
-"""The room service: load, serialise, apply, commit, and build per-seat deltas.
+"""The room service: load, reduce, commit, and build per-seat deltas.
 
 Every change to a room goes through :meth:`RoomService._mutate`: under a per-room lock it takes
-a fresh copy of the latest state, lets the pure table model (or a seat/player change) mutate it,
-builds the filtered delta for every view (each seat, and spectators), and commits state plus
-op-log entry in one versioned Redis transaction. A version mismatch (another server process
-committed first) reloads and retries; a rejection raises before anything is written.
+a fresh copy of the latest state, runs the room's one transition function
+(:func:`server.reducer.reduce`) on it with the clock and randomness injected, builds the
+filtered delta for every view (each seat, and spectators), and commits state plus op-log entry
+in one versioned Redis transaction. A version mismatch (another server process committed first)
+reloads and retries; a rejection raises before anything is written.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import random
 import secrets
 import time
-import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,53 +21,49 @@ from typing import Any
 import msgspec
 
 from plugins.registry import GAMES
-from server import codes
+from server import codes, games
 from server.errors import (
     BAD_REQUEST,
     BAD_TOKEN,
     CONFLICT,
-    FORBIDDEN,
-    NOT_JOINED,
     REMOVED,
-    ROOM_FULL,
-    ROOM_LOCKED,
     ROOM_NOT_FOUND,
-    RULES,
-    SEAT_TAKEN,
     UNAVAILABLE,
     CardtableError,
 )
 from server.fanout import CatchUp
-from server.games import apply_game_op, bot_move, game_view, run_action, start_game, stop_game
 from server.limits import SlidingLimiter, Window
-from server.store.redis_store import RedisStore, RoomGone, StoreUnavailable, VersionMismatch
-from server.table.apply import Actor, Change, Limits, apply_op, new_id
+from server.players import clean_name, hash_token, player_of
+from server.reducer import (
+    Auto,
+    Edit,
+    Env,
+    GameCommand,
+    Host,
+    Intent,
+    Join,
+    Presence,
+    Rename,
+    SetUpGame,
+    TableOp,
+    TakeSeat,
+    reduce,
+)
+from server.store.base import Store
+from server.store.redis_store import RoomGone, StoreUnavailable, VersionMismatch
+from server.table.apply import SYSTEM_RNG, Change, Limits, new_id
 from server.table.objects import Player, Table, decode_table, encode_table
 from server.table.ops import Op
 from server.table.templates import new_table
 from server.table.view import players_view, snapshot, view_delta, views_differ
 
 SPEC = "spec"
-LOG_LINES = 50  # public log lines kept in the room, sent with every snapshot
 _pack = msgspec.msgpack.Encoder().encode
 _unpack = msgspec.msgpack.Decoder().decode
 
 
 def view_key(seat: int | None) -> str:
     return SPEC if seat is None else f"s{seat}"
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def clean_name(raw: object) -> str:
-    if not isinstance(raw, str):
-        raise CardtableError(BAD_REQUEST, "A name must be text.")
-    name = "".join(ch for ch in raw if unicodedata.category(ch)[0] != "C").strip()
-    if not 1 <= len(name) <= 32:
-        raise CardtableError(BAD_REQUEST, "A name must be 1 to 32 characters.")
-    return name
 
 
 @dataclass
@@ -79,14 +74,13 @@ class Commit:
     version: int
     deltas: dict[str, dict[str, Any]]
     log: str = ""
-    bot_turn: bool = False  # a computer player has a move to make now
+    wake: float | None = None  # when the server should make its own move in this room
 
 
 @dataclass
 class Joined:
     player: Player
     token: str
-    snapshot: dict[str, Any]
     commit: Commit | None
 
 
@@ -106,15 +100,21 @@ async def _no_wait(seconds: float) -> None:
 @dataclass
 class RoomService:
     """``on_commit(code, version, entry)`` is called, in commit order, for every commit this
-    process makes (the socket layer's feeds deliver it). ``rng`` drives the retry jitter and the
-    computer players' tie-breaks; ``pause`` is how a busy room backs off between retries."""
+    process makes (the socket layer's feeds deliver it); ``on_wake(code, when)`` with the time
+    the room next wants the server's own move (a game's timed action, a computer player), or
+    ``None``. ``rng`` drives every random thing (shuffles, deals, ids, retry jitter: the
+    system's secure source by default), ``clock`` the time, ``pause`` how a busy room backs off
+    between retries; ``bot_delay`` is how long a computer player waits before it moves."""
 
-    store: RedisStore
+    store: Store
     limits: Limits = field(default_factory=Limits)
     retries: int = 60
     on_commit: OnCommit | None = None
-    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    on_wake: Callable[[str, float | None], None] | None = None
+    rng: random.Random = SYSTEM_RNG
+    clock: Callable[[], float] = time.time
     pause: Callable[[float], Awaitable[None]] = _no_wait
+    bot_delay: float = 0.8
     _cache: dict[str, _Cached] = field(default_factory=dict)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
 
@@ -160,14 +160,14 @@ class RoomService:
             if binding is None:
                 raise CardtableError(BAD_REQUEST, f"Unknown game {game!r}; games: "
                                      f"{', '.join(GAMES)}.")
-            template, seats = "blank", binding.info.max_players
+            template, seats = "blank", min(binding.info.max_players, self.limits.max_seats)
         for _ in range(10):
             code = codes.new_code()
-            table = new_table(code, template, seats, time.time())
+            table = new_table(code, template, seats, self.clock(), self.rng)
             if game is not None:
-                start_game(table, game, options)
+                reduce(table, SetUpGame(str(game), options), self._env())
             try:
-                if await self.store.create(code, encode_table(table)):
+                if await self.store.create(code, encode_table(table), table.version):
                     return table
             except StoreUnavailable:
                 raise _unavailable() from None
@@ -181,21 +181,23 @@ class RoomService:
             lock = self._locks[code] = asyncio.Lock()
         return lock
 
-    async def _mutate(self, code: str, fn: Callable[[Table], Change], by: str,
-                      reason: str = "away") -> Commit:
-        commit = await self._maybe_mutate(code, fn, by, reason)
+    def _env(self) -> Env:
+        return Env(now=self.clock(), rng=self.rng, limits=self.limits)
+
+    async def _mutate(self, code: str, intent: Intent, by: str, reason: str = "away"
+                      ) -> Commit:
+        commit = await self._maybe_mutate(code, intent, by, reason)
         assert commit is not None
         return commit
 
-    async def _maybe_mutate(
-        self, code: str, fn: Callable[[Table], Change | None], by: str, reason: str = "away"
-    ) -> Commit | None:
-        """Run ``fn`` on a fresh copy and commit its change; ``None`` from ``fn``: no change.
+    async def _maybe_mutate(self, code: str, intent: Intent, by: str, reason: str = "away"
+                            ) -> Commit | None:
+        """Reduce ``intent`` on a fresh copy and commit it; ``None``: nothing to do.
 
-        Another process committing first makes the commit fail its version check; the change is
-        then re-run on the newer state after a jittered, growing pause, so a busy room
-        serialises its writers instead of refusing them. ``reason`` is recorded for players the
-        change removes ("away", "host").
+        Another process committing first makes the commit fail its version check; the intent
+        is then reduced again on the newer state after a jittered, growing pause, so a busy
+        room serialises its writers instead of refusing them. ``reason`` is recorded for
+        players the change removes ("away", "host").
         """
         async with self._lock(code):
             for attempt in range(self.retries):
@@ -204,11 +206,10 @@ class RoomService:
                 cached = self._cache.get(code) or await self._load(code)
                 table = decode_table(cached.blob)  # a private copy: rejections touch nothing
                 before = set(table.players)
-                change = fn(table)
+                env = self._env()
+                change = reduce(table, intent, env)
                 if change is None:
                     return None
-                if change.log:
-                    table.log = [*table.log[-(LOG_LINES - 1):], change.log]
                 deltas = build_deltas(table, change, by)
                 blob = encode_table(table)
                 entry: dict[str, Any] = {
@@ -233,42 +234,27 @@ class RoomService:
                 self._cache[code] = _Cached(table.version, blob)
                 if self.on_commit is not None:
                     self.on_commit(code, table.version, entry)
-                return Commit(code, table.version, deltas, change.log,
-                              bot_turn=bot_move(table, self.rng) is not None)
+                wake = games.next_wake(table, env.now, self.bot_delay)
+                if self.on_wake is not None:
+                    self.on_wake(code, wake)
+                return Commit(code, table.version, deltas, change.log, wake)
             raise CardtableError(CONFLICT, "The room is busy; try again.", retryable=True)
 
     async def apply(self, code: str, player_id: str, op: Op) -> Commit:
-        def run(table: Table) -> Change:
-            player = _player(table, player_id)
-            actor = Actor(player.id, player.name, player.seat)
-            if table.game is not None:
-                return apply_game_op(table, actor, op, self.limits)
-            return apply_op(table, actor, op, self.limits)
-
-        return await self._mutate(code, run, player_id)
-
-    async def bot_step(self, code: str) -> Commit | None:
-        """Let one computer player make its move, if one has something to do."""
-        table = await self.load_table(code)
-        move = bot_move(table, self.rng)
-        if move is None:
-            return None
-        pid, action = move
-        try:
-            return await self.game_command(code, pid, action)
-        except CardtableError as err:
-            if err.code in (CONFLICT, RULES):  # someone else moved first; look again later
-                return None
-            raise
+        return await self._mutate(code, TableOp(player_id, op), player_id)
 
     async def game_command(self, code: str, player_id: str, action: object) -> Commit:
-        """A rule plugin's command with no drag (knock, pass the upcard, next hand...)."""
+        """A rule plugin's command with no drag (knock, bid, next hand...)."""
+        return await self._mutate(code, GameCommand(player_id, action), player_id)
 
-        def run(table: Table) -> Change:
-            player = _player(table, player_id)
-            return run_action(table, Actor(player.id, player.name, player.seat), action)
-
-        return await self._mutate(code, run, player_id)
+    async def auto_step(self, code: str) -> tuple[Commit | None, float | None]:
+        """The server's own move in this room, if one is due (a game's timed action, a
+        computer player); and when to look again."""
+        commit = await self._maybe_mutate(code, Auto(), "server")
+        if commit is not None:
+            return commit, commit.wake
+        table = await self.load_table(code)
+        return None, games.next_wake(table, self.clock(), self.bot_delay)
 
     async def join(self, code: str, name: object, token: object = None,
                    seat: object = "auto") -> Joined:
@@ -280,146 +266,43 @@ class RoomService:
             wanted = hash_token(token)
             for p in table.players.values():
                 if secrets.compare_digest(p.token_hash, wanted):
-                    return Joined(p, token, room_snapshot(table, p.seat), None)
+                    return Joined(p, token, None)
             if wanted in table.removed:
                 raise CardtableError(REMOVED, "You were removed from this room (away too long, "
                                      "or by the host). Join again as a new player.")
             raise CardtableError(BAD_TOKEN, "That player token is not valid in this room.")
         clean = clean_name(name)
         new_token = secrets.token_urlsafe(24)
-        pid = new_id("p")
-
-        def run(table: Table) -> Change:
-            if table.locked:
-                raise CardtableError(ROOM_LOCKED, "The host has locked this room: no new players.")
-            if len(table.players) >= self.limits.max_players:
-                raise CardtableError(ROOM_FULL, "This room is full.")
-            taken = table.seated()
-            chosen: int | None
-            if seat == "auto":
-                chosen = next((s for s in range(table.seats) if s not in taken), None)
-            elif seat is None:
-                chosen = None
-            else:
-                chosen = _check_seat(table, seat)
-            table.version += 1
-            table.players[pid] = Player(id=pid, name=clean, token_hash=hash_token(new_token),
-                                        seat=chosen, seat_since=table.version,
-                                        host=not table.players)
-            where = f"seat {chosen + 1}" if chosen is not None else "as a spectator"
-            return Change(players_changed=True, log=f"{clean} joined {where}")
-
-        commit = await self._mutate(code, run, pid)
+        pid = new_id("p", self.rng)
+        commit = await self._mutate(code, Join(pid, clean, hash_token(new_token), seat), pid)
         table = await self.load_table(code)
-        player = table.players[pid]
-        return Joined(player, new_token, room_snapshot(table, player.seat), commit)
+        return Joined(table.players[pid], new_token, commit)
 
     async def take_seat(self, code: str, player_id: str, seat: object) -> Commit:
-        def run(table: Table) -> Change:
-            player = _player(table, player_id)
-            chosen = None if seat is None else _check_seat(table, seat, player_id)
-            if chosen == player.seat:
-                raise CardtableError(BAD_REQUEST, "You are already there.")
-            table.version += 1
-            player.seat = chosen
-            player.seat_since = table.version
-            where = f"took seat {chosen + 1}" if chosen is not None else "left their seat"
-            return Change(players_changed=True, log=f"{player.name} {where}")
-
-        return await self._mutate(code, run, player_id)
+        return await self._mutate(code, TakeSeat(player_id, seat), player_id)
 
     async def rename(self, code: str, player_id: str, name: object) -> Commit:
-        clean = clean_name(name)
-
-        def run(table: Table) -> Change:
-            player = _player(table, player_id)
-            old, player.name = player.name, clean
-            table.version += 1
-            return Change(players_changed=True, log=f"{old} is now {clean}")
-
-        return await self._mutate(code, run, player_id)
-
-    # --- presence and host actions -----------------------------------------------------------
+        return await self._mutate(code, Rename(player_id, clean_name(name)), player_id)
 
     async def refresh_presence(self, code: str, live: set[str], now: float,
-                               grace: float) -> tuple[Commit | None, list[str]]:
-        """Bring players' status in line with which of them have a live connection.
+                               grace: float) -> Commit | None:
+        """Bring players' status in line with which of them have a live connection (see
+        :mod:`server.presence`)."""
+        return await self._maybe_mutate(code, Presence(frozenset(live), grace), "server")
 
-        A player with no live connection is marked ``reconnecting``; once away longer than
-        ``grace`` seconds they are removed: their seat is free again (its hand stays where it
-        is, hidden, for whoever sits down) and their token no longer joins. Returns the commit,
-        if anything changed, and the ids of removed players.
-        """
-        removed: list[str] = []
-
-        def run(table: Table) -> Change | None:
-            removed.clear()
-            logs = []
-            for p in list(table.players.values()):
-                if p.bot:
-                    continue
-                if p.id in live:
-                    if p.status != "online":
-                        p.status, p.away_since = "online", 0.0
-                        logs.append(f"{p.name} is back")
-                elif p.status == "online":
-                    p.status, p.away_since = "reconnecting", now
-                    logs.append(f"{p.name} lost connection")
-                elif now - p.away_since >= grace:
-                    _remove_player(table, p)
-                    removed.append(p.id)
-                    logs.append(f"{p.name} was removed after being away too long")
-            if not logs:
-                return None
-            table.version += 1
-            return Change(players_changed=True, log="; ".join(logs))
-
-        commit = await self._maybe_mutate(code, run, "server")
-        return commit, list(removed) if commit else []
+    async def edit(self, code: str, fn: Callable[[Table], None]) -> Commit:
+        """Change a room's table directly (an operator's repair, a test's set-up); the edit
+        is committed and sent like any change."""
+        return await self._mutate(code, Edit(fn), "server")
 
     async def host_action(self, code: str, player_id: str, action: object,
                           target: object = None) -> Commit:
-        """The host locks/unlocks the room to new players, or removes a player."""
-        if action not in ("lock", "unlock", "remove", "game", "bot"):
-            raise CardtableError(BAD_REQUEST, "Host actions are lock, unlock, remove, game "
-                                 "and bot.")
-
-        def run(table: Table) -> Change:
-            me = _player(table, player_id)
-            if not me.host:
-                raise CardtableError(FORBIDDEN, "Only the host can do that.")
-            if action == "bot":
-                if table.game is None:
-                    raise CardtableError(BAD_REQUEST, "Computer players need a game's rules: "
-                                         "start a game first.")
-                seat = _check_seat(table, target.get("seat") if isinstance(target, dict)
-                                   else None)
-                table.version += 1
-                bot = Player(id=new_id("p"), name=f"Computer {seat + 1}", seat=seat,
-                             token_hash=hash_token(secrets.token_urlsafe(24)), bot=True,
-                             seat_since=table.version)
-                table.players[bot.id] = bot
-                return Change(players_changed=True, log=f"{me.name} seated {bot.name}")
-            if action == "game":
-                game = target.get("game") if isinstance(target, dict) else None
-                options = target.get("options") if isinstance(target, dict) else None
-                if game is None:
-                    return stop_game(table)
-                change = start_game(table, game, options)
-                change.log = f"{me.name} started a game of {GAMES[str(game)].info.title}"
-                return change
-            table.version += 1
-            if action == "remove":
-                victim = table.players.get(target) if isinstance(target, str) else None
-                if victim is None or victim.id == me.id:
-                    raise CardtableError(BAD_REQUEST, "Name another player to remove.")
-                _remove_player(table, victim)
-                return Change(players_changed=True, log=f"{me.name} removed {victim.name}")
-            table.locked = action == "lock"
-            state = "locked the room" if table.locked else "opened the room to new players"
-            return Change(players_changed=True, log=f"{me.name} {state}")
-
-        return await self._mutate(code, run, player_id, reason="host")
+        """Host only: lock/unlock, remove a player, game rules on/off, computers, start."""
+        if action not in ("lock", "unlock", "remove", "game", "bot", "start"):
+            raise CardtableError(BAD_REQUEST, "Host actions are lock, unlock, remove, game, "
+                                 "bot and start.")
+        return await self._mutate(code, Host(player_id, str(action), target), player_id,
+                                  reason="host")
 
     # --- resync -----------------------------------------------------------------------------
 
@@ -428,7 +311,7 @@ class RoomService:
         of its view after ``since`` when the log still has them and the player held the same
         seat all along, otherwise a snapshot."""
         table = await self.load_table(code)
-        player = _player(table, player_id)
+        player = player_of(table, player_id)
         here = CatchUp(table.version, player.seat)
         if since is None or since > table.version or since < player.seat_since:
             here.snapshot = room_snapshot(table, player.seat)
@@ -470,7 +353,7 @@ def backoff(attempt: int, rng: random.Random) -> float:
 def room_snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     """The table as ``seat`` sees it, with the rule plugin's view for that seat."""
     snap = snapshot(table, seat)
-    snap["game"] = game_view(table, seat)
+    snap["game"] = games.game_view(table, seat)
     return snap
 
 
@@ -503,33 +386,9 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
             delta["players"] = players
             delta["locked"] = table.locked
         if change.game_changed:
-            delta["game"] = game_view(table, seat)
+            delta["game"] = games.game_view(table, seat)
         out[view_key(seat) if private else ALL] = delta
     return out
-
-
-def _remove_player(table: Table, player: Player) -> None:
-    del table.players[player.id]
-    table.undo.pop(player.id, None)
-    table.removed = [*table.removed[-199:], player.token_hash]
-    if player.host and table.players:
-        next(iter(table.players.values())).host = True
-
-
-def _player(table: Table, player_id: str) -> Player:
-    player = table.players.get(player_id)
-    if player is None:
-        raise CardtableError(NOT_JOINED, "You are not a player in this room; join first.")
-    return player
-
-
-def _check_seat(table: Table, seat: object, player_id: str | None = None) -> int:
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.seats:
-        raise CardtableError(BAD_REQUEST, f"Seats are numbered 0 to {table.seats - 1}.")
-    holder = table.seated().get(seat)
-    if holder is not None and holder.id != player_id:
-        raise CardtableError(SEAT_TAKEN, f"Seat {seat + 1} is taken by {holder.name}.")
-    return seat
 
 
 def _unavailable() -> CardtableError:

@@ -42,6 +42,7 @@ from server.messages import (
     safe_ref,
 )
 from server.rooms import ALL, Joined, RoomService
+from server.scheduling import Scheduler
 from server.sio import GuardedServer
 from server.store.redis_store import feed_channel
 from server.table.ops import parse_op
@@ -86,8 +87,7 @@ class SocketHandlers:
         self.misses: SlidingLimiter | None = None
         self.sessions: dict[str, Session] = {}
         self.hosted_rooms: set[str] = set()  # rooms this process has served: presence is settled
-        self.bots_running: set[str] = set()  # rooms whose computer players are moving now
-        self.bots_again: set[str] = set()  # rooms that changed while their bots were moving
+        self.scheduler: Scheduler | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         sio.on("connect", self.connect)
         sio.on("disconnect", self.disconnect)
@@ -107,8 +107,12 @@ class SocketHandlers:
         feeds = Feeds(rooms, self._send, self._gone, subscriber)
         self.feeds = feeds
         rooms.on_commit = feeds.committed
+        self.scheduler = Scheduler(rooms.auto_step)
+        rooms.on_wake = self.scheduler.wake
 
     async def stop(self) -> None:
+        if self.scheduler is not None:
+            await self.scheduler.close()
         if self.feeds is not None:
             await self.feeds.close()
         for task in list(self.tasks):
@@ -189,36 +193,6 @@ class SocketHandlers:
             await feed.delivered(sid, version)
         await self.reply("ack", {"ref": ref, "v": version}, sid)
 
-    def _after_commit(self, code: str, bot_turn: bool) -> None:
-        if bot_turn:
-            self._poke_bots(code)
-
-    def _poke_bots(self, code: str) -> None:
-        if code in self.bots_running:
-            self.bots_again.add(code)  # the running task looks again before it stops
-            return
-        self.bots_running.add(code)
-        task = asyncio.create_task(self._run_bots(code))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-
-    async def _run_bots(self, code: str) -> None:
-        """Computer players move one at a time, with a pause a person can follow."""
-        assert self.rooms is not None
-        try:
-            for _ in range(500):
-                self.bots_again.discard(code)
-                await asyncio.sleep(self.config.bot_delay_seconds)
-                commit = await self.rooms.bot_step(code)
-                if commit is None and code not in self.bots_again:
-                    return
-        except CardtableError as err:
-            log.warning("bot in %s stopped: %s", code, err.message)
-        except Exception:
-            log.exception("bot in %s failed", code)
-        finally:
-            self.bots_running.discard(code)
-
     # --- connection lifecycle ----------------------------------------------------------------
 
     async def connect(self, sid: str, environ: dict[str, Any], auth: Any = None) -> None:
@@ -263,6 +237,10 @@ class SocketHandlers:
         for code in members.keys() | self.hosted_rooms:
             try:
                 await self.refresh_presence(code)
+                if self.scheduler is not None and code in members \
+                        and self.scheduler.pending(code) is None:
+                    # A timer lost with another process (or never set) is picked up here.
+                    self.scheduler.wake(code, time.time())
             except CardtableError as err:
                 if err.code == ROOM_NOT_FOUND:
                     self.hosted_rooms.discard(code)
@@ -343,7 +321,6 @@ class SocketHandlers:
         code, pid = self._joined(s)
         op = parse_op(data)
         commit = await self.rooms.apply(code, pid, op)
-        self._after_commit(code, commit.bot_turn)
         await self._answer(sid, s, ref, commit.version)
 
     async def on_seat(self, sid: str, s: Session, data: dict[str, Any]) -> None:
@@ -351,7 +328,6 @@ class SocketHandlers:
         msg = parse(Seat, data, "seat")
         code, pid = self._joined(s)
         commit = await self.rooms.take_seat(code, pid, msg.seat)
-        self._after_commit(code, commit.bot_turn)
         await self._answer(sid, s, msg.ref, commit.version)
 
     async def on_rename(self, sid: str, s: Session, data: dict[str, Any]) -> None:
@@ -366,7 +342,6 @@ class SocketHandlers:
         msg = parse(Game, data, "game")
         code, pid = self._joined(s)
         commit = await self.rooms.game_command(code, pid, msg.action)
-        self._after_commit(code, commit.bot_turn)
         await self._answer(sid, s, msg.ref, commit.version)
 
     async def on_host(self, sid: str, s: Session, data: dict[str, Any]) -> None:
@@ -375,7 +350,7 @@ class SocketHandlers:
         code, pid = self._joined(s)
         given = {k for k in ("player", "game", "options", "seat") if k in data}
         allowed = {"lock": set(), "unlock": set(), "remove": {"player"},
-                   "game": {"game", "options"}, "bot": {"seat"}}[msg.action]
+                   "game": {"game", "options"}, "bot": {"seat"}, "start": set()}[msg.action]
         if given - allowed:
             raise CardtableError(BAD_REQUEST, f"'host' {msg.action} takes no "
                                  f"{sorted(given - allowed)[0]!r}.")
@@ -389,7 +364,6 @@ class SocketHandlers:
         else:
             target = None
         commit = await self.rooms.host_action(code, pid, msg.action, target)
-        self._after_commit(code, commit.bot_turn)
         await self._answer(sid, s, msg.ref, commit.version)
 
     async def on_sync(self, sid: str, s: Session, data: dict[str, Any]) -> None:

@@ -9,6 +9,13 @@ Strategy: take the upcard or the top discard only if that lowers the best deadwo
 after discarding; discard the card that leaves the least deadwood (highest card on a tie);
 declare Big Gin or Gin whenever possible, otherwise knock as soon as it is legal; as defender,
 make the lay-offs that leave the least deadwood (see :func:`best_defence`).
+
+Knock layout (:func:`knock_layout`): among the arrangements of the 10 cards kept that have the
+least deadwood (:func:`arrangements`), the bot lays out the one giving the defender the fewest
+expected lay-offs: every card it has not seen (not in its hand, not in the discard pile) that
+would extend one of its melds counts with the chance that the defender holds it, and a card
+the defender took face up from the discard pile (``known_cards`` in the view) counts as
+certain. Ties keep the engine's default layout, which the bot then sends without ``melds``.
 """
 
 from __future__ import annotations
@@ -16,13 +23,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from plugins.base import RulesEngine
+from plugins.base import Engine
 from plugins.gin_rummy.melds import (
+    arrangements,
     best_arrangement,
     best_defence,
+    can_lay_off,
     deadwood_points,
     deadwood_value,
+    full_deck,
 )
+
+HAND_SIZE = 10
 
 
 def _best_discards(hand: list[str], keep: str | None = None) -> tuple[int, list[str]]:
@@ -58,8 +70,43 @@ def _wants(hand: list[str], card: str | None) -> bool:
     return _best_discards([*hand, card], keep=card)[0] < deadwood_points(hand)
 
 
+def expected_layoffs(
+    melds: list[list[str]], unseen: set[str], known: set[str], unknown_share: float
+) -> tuple[float, float]:
+    """How many of the defender's cards are expected to lay off directly onto ``melds``, and
+    their deadwood points: ``known`` cards (the defender holds them) count fully, other
+    ``unseen`` cards with the chance ``unknown_share`` that the defender holds one."""
+    count = points = 0.0
+    for card in unseen:
+        if any(can_lay_off(m, card) for m in melds):
+            weight = 1.0 if card in known else unknown_share
+            count += weight
+            points += weight * deadwood_value(card)
+    return count, points
+
+
+def knock_layout(view: dict[str, Any], card: str) -> list[list[str]] | None:
+    """The melds to knock with when discarding ``card``, from what ``view`` shows: ``None``
+    when the engine's default layout is as good (see the module docstring)."""
+    hand: list[str] = view["hand"]
+    options = arrangements([c for c in hand if c != card])
+    if len(options) < 2 or options[0].points == 0:
+        return None  # a single layout, or Gin: nothing can be laid off anyway
+    player: int = view["player"]
+    known = set(view["known_cards"][1 - player])
+    unseen = set(full_deck()) - set(hand) - set(view["discard_pile"])
+    unknown = unseen - known
+    held_unknown = HAND_SIZE - len(known)
+    share = held_unknown / len(unknown) if unknown else 0.0
+    scored = [
+        (expected_layoffs(arr.melds, unseen, known, share), i) for i, arr in enumerate(options)
+    ]
+    _, best = min(scored)
+    return options[best].melds if best else None
+
+
 def choose_action(
-    engine: RulesEngine[Any], state: Any, seat: int, rng: random.Random
+    engine: Engine[Any], state: Any, seat: int, rng: random.Random
 ) -> dict[str, Any] | None:
     """The bot's move for ``seat``, or ``None`` if ``seat`` has no legal action."""
     legal = engine.legal_actions(state, seat)
@@ -93,6 +140,9 @@ def choose_action(
         )
         out = rng.choice(outs)
         if out in knockable:
-            return {"type": "knock", "card": out}  # Gin when points == 0
+            melds = knock_layout(view, out)
+            if melds is None:
+                return {"type": "knock", "card": out}  # Gin when points == 0
+            return {"type": "knock", "card": out, "melds": melds}
         return {"type": "discard", "card": out}
     return rng.choice(legal)

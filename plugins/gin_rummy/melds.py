@@ -16,7 +16,8 @@ Public API
 ``deadwood_value(card) -> int``
     The card's deadwood points.
 ``card_name(card) -> str``
-    Plain-English name for messages, e.g. ``card_name("S12") == "queen of spades"``.
+    Plain-English name for messages (:func:`plugins.cards.card_name`, re-exported):
+    ``card_name("S12") == "queen of spades"``, ``card_name("H7") == "7 of hearts"``.
 ``full_deck() -> list[str]``
     The 52 codes in a fixed order (clubs, diamonds, hearts, spades; ace to king).
 ``sort_cards(cards) -> list[str]``
@@ -31,6 +32,12 @@ Public API
     the hand; with few candidates every single meld, pair and triple of disjoint melds is tried
     (11 cards hold at most 3 melds), otherwise a memoised lowest-card-first search picks them.
     Results are cached per hand, so repeated queries (bots, legality checks) are cheap.
+``arrangements(cards, cap=256) -> list[Arrangement]``
+    Every arrangement of ``cards`` with the least deadwood points (melds differ, deadwood
+    points are equal), :func:`best_arrangement`'s own first; at most ``cap`` of them.
+``arrangement_of(cards, melds) -> Arrangement``
+    The arrangement a player chose: ``melds`` checked (valid, disjoint, all from ``cards``)
+    and put in the usual order, the rest deadwood; ``ValueError`` otherwise.
 ``can_lay_off(meld, card) -> bool`` / ``extend_meld(meld, card) -> list[str]``
     Whether one card extends one meld (a run at either end, a 3-card set to 4), and the result.
 ``plan_layoffs(melds, cards) -> list[tuple[str, int]]``
@@ -50,6 +57,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+
+from plugins.cards import card_name as card_name
 
 SUITS = "CDHS"
 RANKS = range(1, 14)
@@ -90,32 +99,13 @@ def parse(card: str) -> tuple[str, int]:
 
 def deadwood_value(card: str) -> int:
     """Deadwood points of one card: ace 1, 2-10 face value, J/Q/K 10."""
-    return _VALUE[card_index(card)]
+    try:
+        return _DEADWOOD[card]
+    except (KeyError, TypeError):
+        raise ValueError(f"not a card code: {card!r}") from None
 
 
-_RANK_NAMES = (
-    "",
-    "ace",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "jack",
-    "queen",
-    "king",
-)
-_SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-
-
-def card_name(card: str) -> str:
-    """Plain-English name of a card, e.g. ``"queen of spades"`` for ``S12``."""
-    suit, rank = parse(card)
-    return f"{_RANK_NAMES[rank]} of {_SUIT_NAMES[suit]}"
+_DEADWOOD: dict[str, int] = dict(zip(_CODES, _VALUE, strict=True))
 
 
 def full_deck() -> list[str]:
@@ -344,6 +334,81 @@ def deadwood_points(cards: Iterable[str]) -> int:
     return _solve(_to_mask(cards))[1]
 
 
+def _as_arrangement(mask: int, chosen: Iterable[int]) -> Arrangement:
+    ordered = sorted(chosen, key=lambda m: m & -m)  # by lowest card
+    melded = 0
+    for m in ordered:
+        melded |= m
+    rest = mask & ~melded
+    return Arrangement(
+        melds=[_mask_cards(m) for m in ordered],
+        deadwood=_mask_cards(rest),
+        points=_mask_value(rest),
+    )
+
+
+def arrangements(cards: Iterable[str], cap: int = 256) -> list[Arrangement]:
+    """Every arrangement of ``cards`` with the least deadwood points, at most ``cap`` of them.
+
+    The first is :func:`best_arrangement`'s; the others tie with it on points but meld other
+    cards or split them differently (a set of three fours instead of a 4 in a run, a run of
+    six as two runs of three). Raises ``ValueError`` for a bad or repeated card code.
+    """
+    mask = _to_mask(cards)
+    default_melds, points = _solve(mask)
+    want = _mask_value(mask) - points
+    by_card: dict[int, list[tuple[int, int]]] = {}
+    meldable = 0
+    for m, v in _candidate_melds(mask):
+        meldable |= m
+        low = m & -m
+        by_card.setdefault(low, []).append((m, v))
+    found: list[tuple[int, ...]] = []
+
+    def go(rem: int, need: int, chosen: tuple[int, ...]) -> None:
+        """Packings of melds from ``rem`` worth exactly ``need`` more, lowest card first."""
+        if len(found) >= cap:
+            return
+        if need == 0:
+            found.append(chosen)
+            return
+        if not rem or _mask_value(rem) < need:
+            return
+        low = rem & -rem
+        for m, v in by_card.get(low, ()):
+            if m & rem == m and v <= need:
+                go(rem ^ m, need - v, (*chosen, m))
+        go(rem ^ low, need, chosen)  # the lowest card stays deadwood (or is melded no more)
+
+    go(meldable, want, ())
+    default = frozenset(default_melds)
+    found.sort(key=lambda packing: frozenset(packing) != default)  # stable: default first
+    if not found or frozenset(found[0]) != default:
+        found.insert(0, default_melds)
+        found = found[:cap]
+    return [_as_arrangement(mask, packing) for packing in found]
+
+
+def arrangement_of(cards: Iterable[str], melds: Sequence[Sequence[str]]) -> Arrangement:
+    """The arrangement of ``cards`` a player chose: each of ``melds`` must be a valid meld of
+    cards from ``cards``, no card in two melds; everything else is deadwood. Melds come back in
+    the usual order (by lowest card, cards in deck order). ``ValueError`` says what is wrong."""
+    mask = _to_mask(cards)
+    used = 0
+    chosen: list[int] = []
+    for meld in melds:
+        if not is_meld(meld):
+            raise ValueError(f"not a meld: {list(meld)}")
+        m = _to_mask(meld)
+        if m & ~mask:
+            raise ValueError(f"not in the hand: {_mask_cards(m & ~mask)}")
+        if m & used:
+            raise ValueError(f"in two melds: {_mask_cards(m & used)}")
+        used |= m
+        chosen.append(m)
+    return _as_arrangement(mask, chosen)
+
+
 def is_meld(cards: Sequence[str]) -> bool:
     """Whether ``cards`` form one valid meld: a set of 3-4 of a rank or a run of 3+ in a suit."""
     if len(cards) < 3:
@@ -366,6 +431,11 @@ def is_meld(cards: Sequence[str]) -> bool:
 
 def _meld_shape(meld: Sequence[str]) -> tuple[str, str, int, int]:
     """``("set", "", rank, size)`` or ``("run", suit, low rank, high rank)``."""
+    return _shape_of(tuple(meld))
+
+
+@lru_cache(maxsize=1 << 14)
+def _shape_of(meld: tuple[str, ...]) -> tuple[str, str, int, int]:
     if not is_meld(meld):
         raise ValueError(f"not a meld: {list(meld)}")
     parsed = [parse(c) for c in meld]
@@ -378,11 +448,9 @@ def _meld_shape(meld: Sequence[str]) -> tuple[str, str, int, int]:
 def can_lay_off(meld: Sequence[str], card: str) -> bool:
     """Whether ``card`` extends ``meld``: a run at either end, or a 3-card set to 4."""
     suit, rank = parse(card)
-    if card in meld:
-        return False
     kind, msuit, a, b = _meld_shape(meld)
     if kind == "set":
-        return rank == a and b < 4
+        return rank == a and b < 4 and card not in meld
     return suit == msuit and (rank == a - 1 or rank == b + 1)
 
 

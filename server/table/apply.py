@@ -11,6 +11,7 @@ nothing they saw before it went in.
 
 from __future__ import annotations
 
+import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,9 +45,12 @@ from server.table.objects import (
 )
 from server.table.view import in_other_hand, visible_faces
 
-_rng = secrets.SystemRandom()
-UNDOABLE = (O.Move, O.Flip, O.Rotate, O.Split, O.Merge, O.ChipsMove, O.ChipsAdd, O.CounterSet,
-            O.Create, O.Update, O.Delete, O.Take)
+SYSTEM_RNG: random.Random = secrets.SystemRandom()
+UNDOABLE = (O.Move, O.MoveMany, O.Flip, O.Rotate, O.Split, O.Merge, O.ChipsMove, O.ChipsAdd,
+            O.CounterSet, O.Create, O.Update, O.Delete, O.Take)
+
+
+LOG_LINES = 50  # public log lines kept in the room, sent with every snapshot
 
 
 @dataclass(frozen=True)
@@ -84,17 +88,19 @@ class Change:
     game_changed: bool = False
 
 
-def new_id(prefix: str = "o") -> str:
-    """64 random bits: collisions within a room are negligible (about 1e-16 for a shuffle)."""
-    return prefix + secrets.token_hex(8)
+def new_id(prefix: str = "o", rng: random.Random | None = None) -> str:
+    """64 random bits from ``rng`` (the system's secure source by default): collisions within a
+    room are negligible (about 1e-16 for a shuffle)."""
+    return f"{prefix}{(rng or SYSTEM_RNG).getrandbits(64):016x}"
 
 
 class _Ctx:
     """Tracks one operation's touched objects, for the change set and the undo record."""
 
-    def __init__(self, table: Table, seat: int | None) -> None:
+    def __init__(self, table: Table, seat: int | None, rng: random.Random) -> None:
         self.table = table
         self.seat = seat
+        self.rng = rng
         self.change = Change()
         self.before: dict[str, Obj] = {}
         self.created: list[str] = []
@@ -193,7 +199,8 @@ def _reissue(ctx: _Ctx, card: Card) -> Card:
     rotation and z-order it had on the table before it went into the hand would link it.
     """
     ctx.remove(card)
-    fresh = Card(id=new_id("c"), face=card.face, back=card.back, up=card.up, x=card.x, y=card.y)
+    fresh = Card(id=new_id("c", ctx.rng), face=card.face, back=card.back, up=card.up,
+                 x=card.x, y=card.y)
     ctx.add(fresh)
     ctx.renamed[fresh.id] = card.id
     return fresh
@@ -224,29 +231,48 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def apply_op(table: Table, actor: Actor, op: O.Op, limits: Limits = Limits()) -> Change:
-    """Apply ``op`` for ``actor``; raise ``CardtableError`` if it is not allowed."""
+def stamp(table: Table, change: Change) -> Change:
+    """Commit ``change`` to ``table``: the one place a room's version goes up. Every changed
+    object is stamped with the new version, and the log line joins the room's log."""
+    version = table.version + 1
+    for oid in change.dirty:
+        obj = table.objects.get(oid)
+        if obj is not None:
+            obj.v = version
+    table.version = version
+    if change.log:
+        table.log = [*table.log[-(LOG_LINES - 1):], change.log]
+    return change
+
+
+def table_change(table: Table, actor: Actor, op: O.Op, limits: Limits = Limits(),
+                 rng: random.Random | None = None) -> Change:
+    """Apply ``op`` for ``actor`` to ``table`` (the version is not bumped: see :func:`stamp`);
+    raise ``CardtableError`` if it is not allowed. ``rng`` drives shuffles, dice and new ids."""
     if actor.seat is None:
         raise CardtableError(NOT_SEATED, "Spectators can watch but not touch: take a seat to play.")
     if isinstance(op, O.Undo):
         return _undo(table, actor)
-    ctx = _Ctx(table, actor.seat)
+    ctx = _Ctx(table, actor.seat, rng or SYSTEM_RNG)
     handler = _HANDLERS[type(op)]
     ctx.change.log = handler(ctx, actor, op, limits)
     if len(table.objects) > limits.max_objects:
         raise CardtableError(LIMIT, f"A room holds at most {limits.max_objects} objects.")
-    version = table.version + 1
-    for oid in ctx.change.dirty:
-        table.objects[oid].v = version
-    table.version = version
     if isinstance(op, UNDOABLE):
         table.undo[actor.player_id] = UndoEntry(
-            version=version, before=list(ctx.before.values()), created=list(ctx.created),
-            removed=sorted(ctx.change.removed), renamed=dict(ctx.renamed),
+            version=table.version + 1, before=list(ctx.before.values()),
+            created=list(ctx.created), removed=sorted(ctx.change.removed),
+            renamed=dict(ctx.renamed),
         )
     else:
         table.undo.pop(actor.player_id, None)
     return ctx.change
+
+
+def apply_op(table: Table, actor: Actor, op: O.Op, limits: Limits = Limits(),
+             rng: random.Random | None = None) -> Change:
+    """:func:`table_change` and :func:`stamp` in one: for callers outside a room service."""
+    return stamp(table, table_change(table, actor, op, limits, rng))
 
 
 # --- handlers: each returns the log line ------------------------------------------------------
@@ -298,7 +324,7 @@ def _move_card(ctx: _Ctx, actor: Actor, card: Card, op: O.Move) -> str:
                 raise CardtableError(INVALID_MOVE, "Drop onto a loose card to make a pile.")
             _check_unlocked(dest)
             ctx.touch(dest)
-            pile = Stack(id=new_id("s"), x=dest.x, y=dest.y, z=ctx.top_z(), rot=dest.rot)
+            pile = Stack(id=new_id("s", ctx.rng), x=dest.x, y=dest.y, z=ctx.top_z(), rot=dest.rot)
             ctx.add(pile)
             _attach(ctx, dest, pile, None)
             dest = pile
@@ -333,6 +359,20 @@ def _move_card(ctx: _Ctx, actor: Actor, card: Card, op: O.Move) -> str:
     if isinstance(src, Hand):
         return f"{actor.name} played a card from their hand"
     return f"{actor.name} moved a card"
+
+
+def _move_many(ctx: _Ctx, actor: Actor, op: O.MoveMany, limits: Limits) -> str:
+    if len(set(op.ids)) != len(op.ids):
+        raise CardtableError(INVALID_MOVE, "Each card can be moved only once.")
+    dest = _get(ctx, op.to)
+    if not isinstance(dest, Stack | Hand):
+        raise CardtableError(INVALID_MOVE, "Cards can only go into a pile or a hand.")
+    for cid in op.ids:
+        card = _get(ctx, cid)
+        if not isinstance(card, Card):
+            raise CardtableError(INVALID_MOVE, "Only cards can be moved together.")
+        _move_card(ctx, actor, card, O.Move(id=cid, to=op.to))
+    return f"{actor.name} put {_plural(len(op.ids), 'card')} on {_name(dest)}"
 
 
 def _flip(ctx: _Ctx, actor: Actor, op: O.Flip, limits: Limits) -> str:
@@ -391,11 +431,12 @@ def _shuffle(ctx: _Ctx, actor: Actor, op: O.Shuffle, limits: Limits) -> str:
         assert isinstance(card, Card)
         faces.append((card.face, card.back))
         ctx.remove(card)
-    _rng.shuffle(faces)
+    ctx.rng.shuffle(faces)
     # New ids for every card: nothing a client saw before can be linked to the new order.
     s.cards = []
     for face, back in faces:
-        card = Card(id=new_id("c"), face=face, back=back, up=False, parent=s.id, x=s.x, y=s.y)
+        card = Card(id=new_id("c", ctx.rng), face=face, back=back, up=False, parent=s.id,
+                    x=s.x, y=s.y)
         ctx.add(card)
         s.cards.append(card.id)
     return f"{actor.name} shuffled {_name(s)}"
@@ -461,7 +502,7 @@ def _split(ctx: _Ctx, actor: Actor, op: O.Split, limits: Limits) -> str:
         raise CardtableError(INVALID_MOVE, "Split off fewer cards than the pile holds.")
     if op.n > len(s.cards):
         raise CardtableError(INVALID_MOVE, f"The pile has only {_plural(len(s.cards), 'card')}.")
-    new = Stack(id=new_id("s"), x=op.x, y=op.y, z=ctx.top_z(), rot=s.rot)
+    new = Stack(id=new_id("s", ctx.rng), x=op.x, y=op.y, z=ctx.top_z(), rot=s.rot)
     ctx.add(new)
     moving = s.cards[-op.n:]
     for cid in moving:
@@ -539,7 +580,7 @@ def _roll(ctx: _Ctx, actor: Actor, op: O.Roll, limits: Limits) -> str:
     if not isinstance(d, Die):
         raise CardtableError(INVALID_MOVE, "That is not a die.")
     ctx.touch(d)
-    d.value = _rng.randrange(d.sides) + 1
+    d.value = ctx.rng.randrange(d.sides) + 1
     return f"{actor.name} rolled a {d.value}"
 
 
@@ -553,7 +594,8 @@ def _create(ctx: _Ctx, actor: Actor, op: O.Create, limits: Limits) -> str:
     if op.kind == "card":
         if not op.faces or len(op.faces) != 1:
             raise CardtableError(INVALID_MOVE, "A card needs exactly one face.")
-        obj = Card(id=new_id("c"), face=op.faces[0], back=op.back or "blue", up=op.up, **base)
+        obj = Card(id=new_id("c", ctx.rng), face=op.faces[0], back=op.back or "blue",
+                   up=op.up, **base)
         ctx.add(obj)
         return f"{actor.name} added a card"
     if op.kind in ("deck", "stack", "zone"):
@@ -563,26 +605,26 @@ def _create(ctx: _Ctx, actor: Actor, op: O.Create, limits: Limits) -> str:
         holder = op.kind == "zone"
         if not faces and not holder:
             raise CardtableError(INVALID_MOVE, "A pile needs at least one card.")
-        s = Stack(id=new_id("s"), holder=holder, label=op.label or "", w=op.w or 0.0,
+        s = Stack(id=new_id("s", ctx.rng), holder=holder, label=op.label or "", w=op.w or 0.0,
                   h=op.h or 0.0, layout=op.layout or "pile", **base)
         ctx.add(s)
         for face in faces:
-            card = Card(id=new_id("c"), face=face, back=op.back or "blue", up=op.up,
+            card = Card(id=new_id("c", ctx.rng), face=face, back=op.back or "blue", up=op.up,
                         parent=s.id, x=op.x, y=op.y)
             ctx.add(card)
             s.cards.append(card.id)
         what = "a zone" if holder else f"a pile of {_plural(len(faces), 'card')}"
         return f"{actor.name} added {what}"
     if op.kind == "chips":
-        obj = Chips(id=new_id("k"), count=op.count if op.count is not None else 10,
+        obj = Chips(id=new_id("k", ctx.rng), count=op.count if op.count is not None else 10,
                     color=op.color or "red", value=op.value or 1, label=op.label or "", **base)
     elif op.kind == "counter":
-        obj = Counter(id=new_id("n"), value=op.value or 0, step=op.step or 1,
+        obj = Counter(id=new_id("n", ctx.rng), value=op.value or 0, step=op.step or 1,
                       label=op.label or "", **base)
     elif op.kind == "die":
-        obj = Die(id=new_id("d"), sides=op.sides or 6, value=1, **base)
+        obj = Die(id=new_id("d", ctx.rng), sides=op.sides or 6, value=1, **base)
     else:
-        obj = Label(id=new_id("l"), text=op.text or op.label or "", **base)
+        obj = Label(id=new_id("l", ctx.rng), text=op.text or op.label or "", **base)
     ctx.add(obj)
     return f"{actor.name} added {_name(obj)}"
 
@@ -675,26 +717,23 @@ def _undo(table: Table, actor: Actor) -> Change:
         after = visible_faces(table, s)
         if any(cid not in before and was.get(cid) not in before for cid in after):
             raise CardtableError(UNDO_REFUSED, "Undoing that would reveal a hidden card.")
-    version = table.version + 1
     for oid in list(change.dirty):
         obj = objs[oid]
         if isinstance(obj, Stack | Hand):
             change.dirty.update(obj.cards[-2:])
     change.held = {oid: held[oid] for oid in change.dirty | change.removed if oid in held}
     change.created = change.dirty - existed
-    for oid in change.dirty:
-        objs[oid].v = version
-    table.version = version
     del table.undo[actor.player_id]
     change.log = f"{actor.name} undid their last move"
     return change
 
 
 _HANDLERS: dict[type, Any] = {
-    O.Move: _move, O.Flip: _flip, O.Rotate: _rotate, O.Shuffle: _shuffle, O.Deal: _deal,
-    O.Take: _take, O.Split: _split, O.Merge: _merge, O.ChipsMove: _chips_move,
-    O.ChipsAdd: _chips_add, O.CounterSet: _counter, O.Roll: _roll, O.Create: _create,
-    O.Update: _update, O.Delete: _delete,
+    O.Move: _move, O.MoveMany: _move_many, O.Flip: _flip, O.Rotate: _rotate,
+    O.Shuffle: _shuffle, O.Deal: _deal, O.Take: _take, O.Split: _split, O.Merge: _merge,
+    O.ChipsMove: _chips_move, O.ChipsAdd: _chips_add, O.CounterSet: _counter, O.Roll: _roll,
+    O.Create: _create, O.Update: _update, O.Delete: _delete,
 }
 
-__all__ = ["Actor", "Change", "Limits", "apply_op", "new_id", "STANDARD_FACES", "TABLE_W"]
+__all__ = ["Actor", "Change", "Limits", "apply_op", "new_id", "stamp", "table_change",
+           "STANDARD_FACES", "TABLE_W"]

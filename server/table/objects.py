@@ -45,6 +45,7 @@ class Stack(Placed, tag="stack", kw_only=True):
     label: str = ""
     w: float = 0.0
     h: float = 0.0
+    owner: int | None = None  # a rule game's zone that belongs to the player in this seat
 
 
 class Hand(Placed, tag="hand", kw_only=True):
@@ -62,6 +63,7 @@ class Chips(Placed, tag="chips", kw_only=True):
     color: str = "red"
     value: int = 1
     label: str = ""
+    owner: int | None = None
 
 
 class Counter(Placed, tag="counter", kw_only=True):
@@ -69,6 +71,7 @@ class Counter(Placed, tag="counter", kw_only=True):
     value: int = 0
     step: int = 1
     label: str = ""
+    owner: int | None = None
 
 
 class Die(Placed, tag="die", kw_only=True):
@@ -80,6 +83,7 @@ class Die(Placed, tag="die", kw_only=True):
 class Label(Placed, tag="label", kw_only=True):
     id: str
     text: str = ""
+    owner: int | None = None
 
 
 Obj = Card | Stack | Hand | Chips | Counter | Die | Label

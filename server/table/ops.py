@@ -44,6 +44,14 @@ class Move(_Op, tag="move"):
     ov: Ver | None = None
 
 
+class MoveMany(_Op, tag="move_many"):
+    """Several selected cards dropped together into one pile, zone or hand (in a rule room:
+    one game move, e.g. laying down a meld)."""
+
+    ids: Annotated[list[Id], msgspec.Meta(min_length=1, max_length=60)]
+    to: Id
+
+
 class Flip(_Op, tag="flip"):
     id: Id
     ov: Ver | None = None
@@ -168,14 +176,14 @@ class Undo(_Op, tag="undo"):
 
 
 Op = (
-    Move | Flip | Rotate | Shuffle | Deal | Take | Split | Merge | ChipsMove | ChipsAdd
+    Move | MoveMany | Flip | Rotate | Shuffle | Deal | Take | Split | Merge | ChipsMove | ChipsAdd
     | CounterSet | Roll | Create | Update | Delete | Undo
 )
 
 OP_NAMES: list[str] = sorted(
     str(cls.__struct_config__.tag)
-    for cls in (Move, Flip, Rotate, Shuffle, Deal, Take, Split, Merge, ChipsMove, ChipsAdd,
-                CounterSet, Roll, Create, Update, Delete, Undo)
+    for cls in (Move, MoveMany, Flip, Rotate, Shuffle, Deal, Take, Split, Merge, ChipsMove,
+                ChipsAdd, CounterSet, Roll, Create, Update, Delete, Undo)
 )
 
 

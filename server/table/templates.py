@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from server.errors import BAD_REQUEST, CardtableError
 from server.table.apply import STANDARD_FACES, new_id
 from server.table.objects import TABLE_H, TABLE_W, Card, Hand, Stack, Table, hand_id
@@ -9,10 +11,11 @@ from server.table.objects import TABLE_H, TABLE_W, Card, Hand, Stack, Table, han
 TEMPLATES = ("blank", "standard", "standard-jokers")
 
 
-def _deck(table: Table, faces: list[str], x: float, y: float) -> None:
+def _deck(table: Table, faces: list[str], x: float, y: float,
+          rng: random.Random | None) -> None:
     deck = Stack(id="deck", holder=True, label="Deck", x=x, y=y, w=110.0, h=150.0, z=1)
     for face in faces:
-        card = Card(id=new_id("c"), face=face, parent=deck.id, x=x, y=y)
+        card = Card(id=new_id("c", rng), face=face, parent=deck.id, x=x, y=y)
         table.objects[card.id] = card
         deck.cards.append(card.id)
     table.objects[deck.id] = deck
@@ -21,7 +24,9 @@ def _deck(table: Table, faces: list[str], x: float, y: float) -> None:
     table.zmax = 2
 
 
-def new_table(code: str, template: str, seats: int, now: float) -> Table:
+def new_table(code: str, template: str, seats: int, now: float,
+              rng: random.Random | None = None) -> Table:
+    """A room's first table; ``rng`` makes the card ids (the system's secure source by default)."""
     if template not in TEMPLATES:
         raise CardtableError(BAD_REQUEST, f"Unknown template {template!r}; use one of "
                              + ", ".join(TEMPLATES) + ".")
@@ -30,7 +35,7 @@ def new_table(code: str, template: str, seats: int, now: float) -> Table:
         table.objects[hand_id(s)] = Hand(id=hand_id(s), seat=s)
     cx, cy = TABLE_W / 2 - 135, TABLE_H / 2 - 75
     if template == "standard":
-        _deck(table, list(STANDARD_FACES), cx, cy)
+        _deck(table, list(STANDARD_FACES), cx, cy, rng)
     elif template == "standard-jokers":
-        _deck(table, [*STANDARD_FACES, "J1", "J2"], cx, cy)
+        _deck(table, [*STANDARD_FACES, "J1", "J2"], cx, cy, rng)
     return table

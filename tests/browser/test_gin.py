@@ -12,9 +12,7 @@ import json
 from typing import Any
 
 from plugins.gin_rummy.melds import deadwood_points
-from server.app import HANDLERS_KEY
 from server.http import ROOMS_KEY
-from server.table.apply import Change
 from tests.browser.conftest import (
     BROWSER_TESTS,
     center,
@@ -314,14 +312,10 @@ async def test_host_seats_a_computer_and_the_game_ends(pages, server):
         "Computer 2"
     # Both at 99: whoever wins this hand ends the game (a test shortcut through the room
     # service; everything else happens as in play).
-    rooms, handlers = server.app[ROOMS_KEY], server.app[HANDLERS_KEY]
-
-    def near_the_end(table: Any) -> Change:
+    def near_the_end(table: Any) -> None:
         table.game["state"]["scores"] = [99, 99]
-        table.version += 1
-        return Change(game_changed=True)
 
-    await handlers.broadcast(await rooms._mutate(code, near_the_end, "server"))
+    await server.app[ROOMS_KEY].edit(code, near_the_end)
     await wait_js(a, "s.game.view.scores[0] === 99")
 
     for _ in range(150):

@@ -99,6 +99,7 @@ async def test_rules_off_unlocks_the_zones_and_sends_them(server, make_client):
     code = await _gin_room(server)
     ana: TableClient = await make_client()
     await ana.join(code, "Ana")
+    await ana.request("host", {"action": "bot", "seat": 1})  # both seats taken: dealt
     assert ana.objects["stock"]["locked"] and ana.objects["discard"]["locked"]
     before = len(ana.received)
     ack = await ana.request("host", {"action": "game", "game": None})

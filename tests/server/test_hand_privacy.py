@@ -19,8 +19,9 @@ from plugins.gin_rummy.bot import choose_action
 from plugins.gin_rummy.rules import ENGINE
 from server import codes
 from server.client import OpFailed, TableClient
-from server.games import start_game
+from server.games import start_with
 from server.http import ROOMS_KEY
+from server.table.apply import stamp
 from server.table.objects import Card, Hand, Stack, Table, encode_table
 from server.table.templates import new_table
 from tests.conftest import new_room
@@ -247,7 +248,8 @@ async def test_gin_knock_discard_cannot_be_linked_to_the_hand(server, make_clien
     for seed in range(200):
         code = codes.new_code()
         table = new_table(code, "blank", 2, time.time())
-        start_game(table, "gin_rummy", {"target": 100}, seed=seed)
+        stamp(table, start_with(table, "gin_rummy", {"target": 100}, [0, 1], seed,
+                                random.Random(seed), time.time()))
         script = _knock_script(table, seed)
         if script is not None:
             break

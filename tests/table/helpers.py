@@ -7,6 +7,7 @@ caller's table is untouched.
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter as Multiset
 from collections.abc import Iterable
@@ -50,9 +51,10 @@ def actor(seat: int | None) -> Actor:
     return Actor(f"p{seat}", NAMES[seat], seat)
 
 
-def seated_table(template: str = "standard", seats: int = 4, seated: int = 4) -> Table:
+def seated_table(template: str = "standard", seats: int = 4, seated: int = 4,
+                 rng: random.Random | None = None) -> Table:
     """A fresh table with players p0..p{seated-1} in seats 0.. and spectator p9."""
-    t = new_table("ABCDEFGH", template, seats, 0.0)
+    t = new_table("ABCDEFGH", template, seats, 0.0, rng)
     for s in range(seated):
         t.players[f"p{s}"] = Player(id=f"p{s}", name=NAMES[s], token_hash="h", seat=s)
     t.players["p9"] = Player(id="p9", name="Eve", token_hash="h", seat=None)

@@ -742,6 +742,24 @@ def test_delete_refusals(t):
     refused(t, 0, O.Delete(id="deck"), "forbidden")
 
 
+def test_move_many_puts_the_selected_cards_on_a_pile_in_order(t):
+    ids = add_pile(t, "row", ["S1", "S2", "S3"], up=True, layout="row")
+    done, ch = ok(t, 0, O.MoveMany(ids=[ids[2], ids[0]], to="discard"))
+    assert [done.objects[c].face for c in done.objects["discard"].cards] == ["S3", "S1"]
+    assert done.objects["row"].cards == [ids[1]]
+    assert ch.log == "Ana put 2 cards on Discard"
+
+
+def test_move_many_refusals(t):
+    ids = add_pile(t, "row", ["S1", "S2", "S3"], up=True, layout="row")
+    refused(t, 0, O.MoveMany(ids=[ids[0], ids[0]], to="discard"), "invalid_move")
+    refused(t, 0, O.MoveMany(ids=[ids[0], "row"], to="discard"), "invalid_move")
+    refused(t, 0, O.MoveMany(ids=[ids[0]], to=ids[1]), "invalid_move")
+    refused(t, 0, O.MoveMany(ids=[ids[0], "nope"], to="discard"), "unknown_object")
+    inside = deck(t).cards[0]  # not the top of a pile
+    refused(t, 0, O.MoveMany(ids=[ids[0], inside], to="discard"), "invalid_move")
+
+
 # --- refusals common to every operation -------------------------------------------------------
 
 
@@ -749,7 +767,7 @@ def _one_of_each(t: Table) -> list[O.Op]:
     top = deck(t).cards[-1]
     add_pile(t, "p", ["S1", "S2"])
     return [
-        O.Move(id=top, x=1, y=1), O.Flip(id=top), O.Rotate(id="deck", rot=90),
+        O.Move(id=top, x=1, y=1), O.MoveMany(ids=[top], to="discard"), O.Flip(id=top), O.Rotate(id="deck", rot=90),
         O.Shuffle(id="deck"), O.Deal(id="deck", n=1), O.Take(id="deck"),
         O.Split(id="deck", n=1, x=0, y=0), O.Merge(id="p", into="deck"),
         O.ChipsMove(id="k1", to="k2", n=1), O.ChipsAdd(id="k1", n=1),

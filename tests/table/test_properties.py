@@ -18,18 +18,17 @@ it checks:
   that hand or gone (it left under a new id), and an id that vanished from a view never comes
   back to it except by an undo.
 
-Ids and the shuffle/roll RNG are made deterministic so that failures replay and shrink. The
+Ids and the shuffle/roll RNG are made deterministic (a seeded RNG is injected) so that failures
+replay and shrink. The
 "explain" phase is off: on this machine it spent minutes re-running long failing sequences.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import Counter as Multiset
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, Phase, event, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -40,8 +39,6 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-import server.table.apply as apply_mod
-import server.table.templates as templates_mod
 from server.errors import CardtableError
 from server.table import ops as O
 from server.table.apply import STANDARD_FACES, Limits, apply_op
@@ -72,20 +69,7 @@ from tests.table.helpers import (
 
 LIMITS = Limits(max_objects=260, max_deck=60)
 FACES = [*STANDARD_FACES[:6], "J1"]
-_ids = itertools.count()
-_rng = random.Random(0)
-
-
-def _new_id(prefix: str = "o") -> str:
-    return f"{prefix}{next(_ids)}"
-
-
-@pytest.fixture
-def deterministic(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Counter ids and a seeded RNG, so that a failing sequence replays and shrinks."""
-    monkeypatch.setattr(apply_mod, "new_id", _new_id)
-    monkeypatch.setattr(templates_mod, "new_id", _new_id)
-    monkeypatch.setattr(apply_mod, "_rng", _rng)
+_rng = random.Random(0)  # injected into every operation: ids, shuffles and rolls replay
 
 
 def rule_visible(t: Table, c: Card, seat: int | None) -> bool:
@@ -225,10 +209,8 @@ def expected_faces(before: Table, after: Table, op: O.Op, removed: set[str]) -> 
 class TableMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
-        global _ids
-        _ids = itertools.count()  # ids and the RNG start afresh for every example
-        _rng.seed(0)
-        t = seated_table()
+        _rng.seed(0)  # ids and the RNG start afresh for every example
+        t = seated_table(rng=_rng)
         add_misc(t)
         add_pile(t, "row", ["J1", "J2"], up=True, layout="row", holder=True, label="Row")
         add_pile(t, "pile", ["S5", "S6", "S7"], up=True)
@@ -268,7 +250,7 @@ class TableMachine(RuleBasedStateMachine):
         work = copy(before)
         note(f"seat {seat}: {op!r}")
         try:
-            change = apply_op(work, actor(seat), op, LIMITS)
+            change = apply_op(work, actor(seat), op, LIMITS, _rng)
         except CardtableError as exc:
             note(f"  -> {exc.code}")
             event(f"{type(op).__name__}: {exc.code}")
@@ -355,5 +337,5 @@ TableMachine.TestCase.settings = settings(
 )
 
 
-def test_random_operations_keep_the_table_consistent(deterministic: None) -> None:
+def test_random_operations_keep_the_table_consistent() -> None:
     run_state_machine_as_test(TableMachine, settings=TableMachine.TestCase.settings)

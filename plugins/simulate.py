@@ -1,0 +1,386 @@
+"""Plays whole games between bots and random-legal players to measure a game's bot and engine.
+
+``simulate(engine, bot, games, seed)`` plays ``games`` complete games of any contract-version-2
+engine (:class:`plugins.base.Engine`) and returns a :class:`SimReport`: how often the side
+holding the ``"bot"`` seats won, the ties, the average final score of each lineup role, games
+per second and actions per game. Games that hit the step cap, get stuck (nobody can act and
+nothing is scheduled) or see a rejected action are counted as failures, with the reason.
+
+How a game is driven: when ``to_act`` is empty the engine's ``scheduled()`` action is applied at
+once (no waiting); otherwise the players in ``to_act`` are asked in that order and the first
+one that acts is applied: a ``"bot"`` seat asks ``bot(engine, state, player, rng)`` (``None``
+passes its chance), a ``"random"`` seat picks uniformly among ``engine.legal_actions``. Every
+game and every seat has its own ``random.Random`` derived from ``seed``, so a run is
+reproducible.
+
+``main(argv)`` is the ``cardtable simulate GAME --games N [--seed S] [--players N]`` command: it
+finds the game in :data:`REGISTRY` (games are imported lazily; a game whose module is missing is
+skipped) and prints a rich table: bot side against random-legal players, bot against bot (the
+win split by side), average scores, games per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from plugins.base import Engine, Rejection
+
+BOT = "bot"
+RANDOM = "random"
+ROLES = (BOT, RANDOM)
+DEFAULT_MAX_STEPS = 20_000
+
+Bot = Callable[[Engine[Any], Any, int, random.Random], "dict[str, Any] | None"]
+
+#: Game name -> the module exporting ``ENGINE`` and ``choose_action``.
+REGISTRY: dict[str, str] = {
+    "spades": "plugins.spades",
+    "gin_rummy": "plugins.gin_rummy",
+    "rummy": "plugins.rummy",
+    "pennies": "plugins.pennies",
+}
+
+
+class GameNotAvailable(LookupError):
+    """The game is unknown, its module is missing, or it does not export an engine and a bot."""
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A game that did not finish properly."""
+
+    game: int
+    seed: int
+    reason: str
+
+
+@dataclass
+class SimReport:
+    """What :func:`simulate` measured. ``side_wins[i]`` counts games won by ``teams[i]`` (the
+    sides of the first game); ``bot_wins`` / ``other_wins`` count games whose winners all sit
+    in ``"bot"`` / ``"random"`` seats, ``ties`` games with no winner or winners in both."""
+
+    games: int
+    lineup: tuple[str, ...]
+    teams: tuple[tuple[int, ...], ...] = ()
+    finished: int = 0
+    bot_wins: int = 0
+    other_wins: int = 0
+    ties: int = 0
+    side_wins: list[int] = field(default_factory=list)
+    score_sums: dict[str, float] = field(default_factory=dict)
+    actions: int = 0
+    seconds: float = 0.0
+    failures: list[Failure] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float:
+        """Share of finished games won by the bot side (0 when nothing finished)."""
+        return self.bot_wins / self.finished if self.finished else 0.0
+
+    @property
+    def average_scores(self) -> dict[str, float]:
+        """Average final score per lineup role, over finished games."""
+        if not self.finished:
+            return {role: 0.0 for role in self.score_sums}
+        return {role: total / self.finished for role, total in self.score_sums.items()}
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def actions_per_game(self) -> float:
+        return self.actions / self.games if self.games else 0.0
+
+
+def available_games() -> list[str]:
+    """Registered games whose module exists (found without importing it)."""
+    out = []
+    for name, module in REGISTRY.items():
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ModuleNotFoundError:
+            found = False
+        if found:
+            out.append(name)
+    return out
+
+
+def load_game(name: str) -> tuple[Engine[Any], Bot]:
+    """The ``(ENGINE, choose_action)`` pair of a registered game."""
+    module_name = REGISTRY.get(name)
+    if module_name is None:
+        raise GameNotAvailable(f"No game called {name!r}; known: {', '.join(REGISTRY)}.")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and module_name.startswith(exc.name):
+            raise GameNotAvailable(f"{name} is not installed ({module_name} is missing).") from None
+        raise
+    engine = getattr(module, "ENGINE", None)
+    bot = getattr(module, "choose_action", None)
+    if engine is None or bot is None:
+        raise GameNotAvailable(f"{module_name} does not export ENGINE and choose_action.")
+    if not all(hasattr(engine, m) for m in ("to_act", "scheduled", "outcome", "teams")):
+        raise GameNotAvailable(f"{name}'s engine does not implement contract version 2 yet.")
+    return engine, bot
+
+
+def default_lineup(engine: Engine[Any], state: Any) -> tuple[str, ...]:
+    """``"bot"`` for player 0 and its partners, ``"random"`` for everyone else."""
+    teams = engine.teams(state)
+    side = next((t for t in teams if 0 in t), [0])
+    players = sum(len(t) for t in teams)
+    return tuple(BOT if p in side else RANDOM for p in range(players))
+
+
+def game_seeds(seed: int, games: int) -> list[int]:
+    """The seed of each game of a run (distinct runs share no games by accident)."""
+    rng = random.Random(f"simulate:{seed}")
+    return [rng.getrandbits(48) for _ in range(games)]
+
+
+def simulate(
+    engine: Engine[Any],
+    bot: Bot,
+    games: int,
+    seed: int,
+    *,
+    lineup: Sequence[str] | None = None,
+    progress: bool = False,
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+) -> SimReport:
+    """Play ``games`` whole games and report how they went (see the module docstring).
+
+    ``players`` defaults to ``len(lineup)`` or the game's minimum; ``lineup`` to
+    :func:`default_lineup`; ``options`` to the game's defaults. ``max_steps`` caps the actions
+    (scheduled ones included) of one game.
+    """
+    if players is None:
+        players = len(lineup) if lineup is not None else engine.info.min_players
+    if lineup is not None:
+        lineup = tuple(lineup)
+        if len(lineup) != players:
+            raise ValueError(f"The lineup names {len(lineup)} seats for {players} players.")
+        unknown = sorted(set(lineup) - set(ROLES))
+        if unknown:
+            raise ValueError(f"Unknown lineup roles {unknown}; use 'bot' or 'random'.")
+    opts = dict(options or {})
+    seeds = game_seeds(seed, games)
+    report = SimReport(games=games, lineup=tuple(lineup or ()))
+    started = time.perf_counter()
+    with _progress_bar(progress, games) as advance:
+        for index, game_seed in enumerate(seeds):
+            _play_one(engine, bot, index, game_seed, players, opts, lineup, max_steps, report)
+            advance()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _play_one(
+    engine: Engine[Any],
+    bot: Bot,
+    index: int,
+    game_seed: int,
+    players: int,
+    options: dict[str, Any],
+    lineup: tuple[str, ...] | None,
+    max_steps: int,
+    report: SimReport,
+) -> None:
+    state = engine.new_game(players, options, game_seed)
+    roles = lineup or default_lineup(engine, state)
+    if not report.lineup:
+        report.lineup = roles
+    if not report.teams:
+        report.teams = tuple(tuple(t) for t in engine.teams(state))
+        report.side_wins = [0] * len(report.teams)
+        report.score_sums = {role: 0.0 for role in dict.fromkeys(roles)}
+    rngs = [random.Random(f"simulate:{game_seed}:{p}") for p in range(players)]
+    steps = 0
+    failure: str | None = None
+    outcome = engine.outcome(state)
+    while outcome is None:
+        if steps >= max_steps:
+            failure = f"no result after {max_steps} actions"
+            break
+        to_act = engine.to_act(state)
+        player: int | None = None
+        action: dict[str, Any] | None = None
+        if not to_act:
+            planned = engine.scheduled(state)
+            if planned is None:
+                failure = "stuck: nobody may act and nothing is scheduled"
+                break
+            player, action = planned.player, planned.action
+        else:
+            for p in to_act:
+                action = _ask(engine, bot, state, p, roles[p], rngs[p])
+                if action is not None:
+                    player = p
+                    break
+            if action is None:
+                failure = f"stuck: none of players {to_act} acted"
+                break
+        after = engine.apply(state, player, action)
+        steps += 1
+        if isinstance(after, Rejection):
+            failure = f"player {player} {action} was rejected: {after.code}: {after.message}"
+            break
+        state = after
+        outcome = engine.outcome(state)
+    report.actions += steps
+    if failure is not None or outcome is None:
+        report.failures.append(Failure(index, game_seed, failure or "no outcome"))
+        return
+    report.finished += 1
+    winner_roles = {roles[p] for p in outcome.winners}
+    if winner_roles == {BOT}:
+        report.bot_wins += 1
+    elif winner_roles == {RANDOM}:
+        report.other_wins += 1
+    else:
+        report.ties += 1
+    won = [i for i, team in enumerate(report.teams) if set(team) & set(outcome.winners)]
+    if len(won) == 1:
+        report.side_wins[won[0]] += 1
+    for role in report.score_sums:
+        seats = [p for p in range(players) if roles[p] == role]
+        report.score_sums[role] += sum(outcome.scores[p] for p in seats) / len(seats)
+
+
+def _ask(
+    engine: Engine[Any], bot: Bot, state: Any, player: int, role: str, rng: random.Random
+) -> dict[str, Any] | None:
+    if role == BOT:
+        return bot(engine, state, player, rng)
+    legal = engine.legal_actions(state, player)
+    return rng.choice(legal) if legal else None
+
+
+class _progress_bar:  # noqa: N801 - used like a function in a with statement
+    """A rich progress bar when ``enabled``; ``__enter__`` returns the advance callback."""
+
+    def __init__(self, enabled: bool, total: int) -> None:
+        self.enabled = enabled
+        self.total = total
+        self._bar: Any = None
+
+    def __enter__(self) -> Callable[[], None]:
+        if not self.enabled:
+            return lambda: None
+        from rich.progress import Progress
+
+        self._bar = Progress(transient=True)
+        self._bar.start()
+        task = self._bar.add_task("Playing", total=self.total)
+        return lambda: self._bar.advance(task)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+# ---------------------------------------------------------------------------- command line
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cardtable simulate",
+        description="Play many games between computer players and report how the bot does.",
+    )
+    parser.add_argument("game", choices=sorted(REGISTRY), help="which game")
+    parser.add_argument("--games", type=int, default=100, help="games per match-up (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
+    parser.add_argument(
+        "--players", type=int, default=None, help="number of players (default: the game's minimum)"
+    )
+    parser.add_argument(
+        "--max-steps",
+        type=int,
+        default=DEFAULT_MAX_STEPS,
+        help=f"actions before a game counts as a failure ({DEFAULT_MAX_STEPS})",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``cardtable simulate``: returns the exit status (1 when a game failed or is missing)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    args = build_parser().parse_args(argv)
+    console = Console()
+    if args.games < 1:
+        console.print("[red]--games must be at least 1.[/red]")
+        return 2
+    try:
+        engine, bot = load_game(args.game)
+    except GameNotAvailable as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 1
+    players = args.players or engine.info.min_players
+    if not engine.info.min_players <= players <= engine.info.max_players:
+        console.print(
+            f"[red]{engine.info.title} takes {engine.info.min_players} to "
+            f"{engine.info.max_players} players.[/red]"
+        )
+        return 2
+    show = not args.no_progress
+    common: dict[str, Any] = {"players": players, "progress": show, "max_steps": args.max_steps}
+    mixed = simulate(engine, bot, args.games, args.seed, **common)
+    bots = simulate(engine, bot, args.games, args.seed + 1, lineup=[BOT] * players, **common)
+
+    table = Table(title=f"{engine.info.title}: {args.games} games per match-up, seed {args.seed}")
+    table.add_column("Measure")
+    table.add_column("Bot vs random-legal", justify="right")
+    table.add_column("Bot vs bot", justify="right")
+    sides = [" & ".join(f"P{p}" for p in team) for team in bots.teams]
+    table.add_row("Lineup", " ".join(mixed.lineup), " ".join(bots.lineup))
+    table.add_row(
+        "Bot side win rate", f"{mixed.win_rate:.1%} ({mixed.bot_wins}/{mixed.finished})", "-"
+    )
+    table.add_row("Wins by side", _split(sides, mixed.side_wins), _split(sides, bots.side_wins))
+    table.add_row("Ties", str(mixed.ties), str(bots.ties))
+    for role in ROLES:
+        if role in mixed.score_sums or role in bots.score_sums:
+            table.add_row(
+                f"Average final score ({role})",
+                _avg(mixed.average_scores.get(role)),
+                _avg(bots.average_scores.get(role)),
+            )
+    table.add_row(
+        "Actions per game", f"{mixed.actions_per_game:.0f}", f"{bots.actions_per_game:.0f}"
+    )
+    table.add_row(
+        "Games per second", f"{mixed.games_per_second:.1f}", f"{bots.games_per_second:.1f}"
+    )
+    table.add_row("Failures", str(len(mixed.failures)), str(len(bots.failures)))
+    console.print(table)
+    for fail in (mixed.failures + bots.failures)[:5]:
+        console.print(f"[red]game {fail.game} (seed {fail.seed}): {fail.reason}[/red]")
+    return 1 if mixed.failures or bots.failures else 0
+
+
+def _split(names: Sequence[str], wins: Sequence[int]) -> str:
+    return " / ".join(f"{n} {w}" for n, w in zip(names, wins, strict=True)) or "-"
+
+
+def _avg(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,10 @@
+"""Spades plugin: the pure four-player partnership rules engine and its bot.
+
+``ENGINE`` is the ready-made :class:`Spades` instance; ``choose_action`` is the computer
+player; :func:`score_side` is the scoring of rules 11-13 as a pure function.
+"""
+
+from plugins.spades.bot import choose_action
+from plugins.spades.rules import ENGINE, SideResult, Spades, SpadesState, score_side
+
+__all__ = ["ENGINE", "SideResult", "Spades", "SpadesState", "choose_action", "score_side"]

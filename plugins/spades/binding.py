@@ -1,0 +1,107 @@
+"""Spades on the table: four places round the table, the trick in the middle, won tricks by
+each player, bids and tricks taken as markers; drags and buttons mapped to engine actions.
+
+Drags: a card from your hand onto the middle (any ``trick<p>`` zone) = play it. Reordering your
+own hand is cosmetic. Bids, looking at blind cards, passing 2 cards and the next deal are
+controls (buttons; bids are grouped for the page's bid pad).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plugins.base import Control, Cosmetic, Drop, Marker, Projection, Rejection, ZoneSpec
+from plugins.cards import card_name
+from plugins.spades.bot import choose_action
+from plugins.spades.rules import ENGINE, Spades, SpadesState
+
+# Places round the table, index 0 at the bottom, clockwise (left, top, right):
+# (x, y, forward x, forward y) with "forward" pointing at the middle of the table.
+SLOTS = ((800.0, 880.0, 0.0, -1.0), (130.0, 500.0, 1.0, 0.0),
+         (800.0, 120.0, 0.0, 1.0), (1470.0, 500.0, -1.0, 0.0))
+TRICK_REACH = 300.0  # how far from its place towards the middle a player's trick card lies
+WON_SIDE = 330.0  # won tricks lie to the player's right
+
+
+def _at(player: int, forward: float, side: float) -> tuple[float, float]:
+    x, y, fx, fy = SLOTS[player]
+    return x + forward * fx + side * -fy, y + forward * fy + side * fx
+
+
+class SpadesBinding:
+    info = ENGINE.info
+    engine: Spades = ENGINE
+    widgets = ("bid_pad",)
+
+    def project(self, state: SpadesState) -> Projection:
+        zones: list[ZoneSpec] = []
+        trick = {((state.leader or 0) + i) % 4: c for i, c in enumerate(state.trick)}
+        won: dict[int, list[str]] = {p: [] for p in range(4)}
+        for t in state.tricks:
+            won[t.winner].extend(t.cards)
+        markers: list[Marker] = []
+        for p in range(4):
+            x, y = _at(p, TRICK_REACH, 0.0)
+            zones.append(ZoneSpec(f"trick{p}", "", x - 55, y - 75,
+                                  (trick[p],) if p in trick else (), up=True, owner=p,
+                                  drop=True))
+            wx, wy = _at(p, 0.0, WON_SIDE)
+            zones.append(ZoneSpec(f"won{p}", "Tricks", wx - 55, wy - 75, tuple(won[p]),
+                                  owner=p))
+            bid = state.bids[p]
+            if bid is not None:
+                text = ("Blind nil" if state.blind[p] else "Nil") if bid == 0 else f"Bid {bid}"
+                bx, by = _at(p, 120.0, -260.0)
+                markers.append(Marker(f"bid{p}", "label", bx, by, text=text, owner=p))
+            tx, ty = _at(p, 120.0, 330.0)
+            markers.append(Marker(f"taken{p}", "counter", tx, ty, label="Tricks",
+                                  value=sum(1 for t in state.tricks if t.winner == p), owner=p))
+        for side in (0, 1):
+            markers.append(Marker(f"score{side}", "counter", 1380.0, 60.0 + 60 * side,
+                                  label=("Side A" if side == 0 else "Side B") + " score",
+                                  value=state.scores[side]))
+        hands = {p: tuple(h) for p, h in enumerate(state.hands)}
+        return Projection(zones=tuple(zones), hands=hands, deal=state.deal_no,
+                          markers=tuple(markers),
+                          slots=tuple((x, y) for x, y, _, _ in SLOTS))
+
+    def interpret(self, state: SpadesState, drop: Drop) -> dict[str, Any] | Cosmetic | Rejection:
+        if drop.source == "hand" and drop.dest == "hand":
+            return Cosmetic()
+        if drop.source == "hand" and drop.dest.startswith("trick") and len(drop.cards) == 1:
+            return {"type": "play", "card": drop.cards[0]}
+        if len(drop.cards) > 1:
+            return Rejection("one_card", "In Spades you play one card at a time.")
+        return Rejection("not_a_spades_move", "In Spades you play a card by dragging it from "
+                         "your hand to the middle of the table.")
+
+    def controls(self, state: SpadesState, player: int) -> list[Control]:
+        out: list[Control] = []
+        for action in self.engine.legal_actions(state, player):
+            kind = action["type"]
+            if kind == "bid":
+                bid = action["bid"]
+                label = ("Blind nil" if action.get("blind") else "Nil") if bid == 0 \
+                    else str(bid)
+                out.append(Control(action, label, group="bid"))
+            elif kind == "play":
+                card = action["card"]
+                out.append(Control(action, f"Play the {card_name(card)}", kind="drag",
+                                   source="hand", dest=f"trick{player}", cards=(card,)))
+            elif kind == "look":
+                out.append(Control(action, "Look at my cards"))
+            elif kind == "pass_cards":
+                if not any(c.action["type"] == "pass_cards" for c in out):
+                    out.append(Control({"type": "pass_cards"}, "Pass these 2 cards", pick=2))
+            elif kind == "next_deal":
+                out.append(Control(action, "Next deal"))
+        return out
+
+    def bot(self, state: SpadesState, player: int, rng: Any) -> dict[str, Any] | None:
+        return choose_action(self.engine, state, player, rng)
+
+    def hint(self, state: SpadesState, player: int) -> str | None:
+        return None
+
+
+BINDING = SpadesBinding()

@@ -1,0 +1,56 @@
+"""What the host may do: lock the room, remove a player, turn a game's rules on or off, seat
+computer players, start a game before every seat is taken. Pure changes to a table."""
+
+from __future__ import annotations
+
+import random
+
+from plugins.registry import GAMES
+from server import games
+from server.errors import BAD_REQUEST, FORBIDDEN, CardtableError
+from server.players import add_computer, hash_token, player_of, remove_player
+from server.table.apply import Change, new_id
+from server.table.objects import Table
+
+ACTIONS = ("lock", "unlock", "remove", "game", "bot", "start")
+
+
+def host_action(table: Table, player_id: str, action: str, target: object,
+                rng: random.Random, now: float) -> Change:
+    me = player_of(table, player_id)
+    if not me.host:
+        raise CardtableError(FORBIDDEN, "Only the host can do that.")
+    if action == "bot":
+        if table.game is None:
+            raise CardtableError(BAD_REQUEST, "Computer players need a game's rules: start a "
+                                 "game first.")
+        seat = target.get("seat") if isinstance(target, dict) else None
+        token = hash_token(f"{rng.getrandbits(128):032x}")
+        return add_computer(table, new_id("p", rng), seat, token, me.name)
+    if action == "game":
+        name = target.get("game") if isinstance(target, dict) else None
+        options = target.get("options") if isinstance(target, dict) else None
+        if name is None:
+            return games.stop_game(table)
+        change = games.set_up(table, name, options)
+        change.log = f"{me.name} chose a game of {GAMES[str(name)].info.title}"
+        return change
+    if action == "start":
+        if table.game is None:
+            raise CardtableError(BAD_REQUEST, "Choose a game first.")
+        if games.started(table):
+            raise CardtableError(BAD_REQUEST, "The game has already started.")
+        started = games.maybe_start(table, rng, now, force=True)
+        assert started is not None
+        return started
+    if action == "remove":
+        victim = table.players.get(target) if isinstance(target, str) else None
+        if victim is None or victim.id == me.id:
+            raise CardtableError(BAD_REQUEST, "Name another player to remove.")
+        remove_player(table, victim)
+        return Change(players_changed=True, log=f"{me.name} removed {victim.name}")
+    if action not in ("lock", "unlock"):
+        raise CardtableError(BAD_REQUEST, f"Host actions are {', '.join(ACTIONS)}.")
+    table.locked = action == "lock"
+    state = "locked the room" if table.locked else "opened the room to new players"
+    return Change(players_changed=True, log=f"{me.name} {state}")

@@ -1,0 +1,166 @@
+"""The room's one transition function: every change to a room is ``reduce(table, intent, env)``.
+
+Table operations, joins, seats, names, presence, host actions, game commands and the server's
+own timed moves are all intents; each is handled by the module that owns it (the table model,
+:mod:`server.players`, :mod:`server.presence`, :mod:`server.host`, :mod:`server.games`), which
+changes the private copy of the table it is given and returns a :class:`Change`. ``reduce`` then
+lets a waiting game start if the seats now allow it, and commits the change with
+:func:`server.table.apply.stamp` - the one place the room's version goes up. The clock, the
+randomness (shuffles, dice, ids, deals) and the limits come in ``env``: the reducer reads
+nothing else, so a test can replay any sequence exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from server import games
+from server.host import host_action
+from server.players import add_player, player_of, rename, take_seat
+from server.presence import settle
+from server.table.apply import Actor, Change, Limits, stamp, table_change
+from server.table.objects import Table
+from server.table.ops import Op
+
+
+@dataclass(frozen=True)
+class Env:
+    """What a transition may use besides the table: the time, randomness and the limits."""
+
+    now: float
+    rng: random.Random
+    limits: Limits = Limits()
+
+
+@dataclass(frozen=True)
+class TableOp:
+    player_id: str
+    op: Op
+
+
+@dataclass(frozen=True)
+class Join:
+    player_id: str
+    name: str
+    token_hash: str
+    seat: object = "auto"
+
+
+@dataclass(frozen=True)
+class TakeSeat:
+    player_id: str
+    seat: object
+
+
+@dataclass(frozen=True)
+class Rename:
+    player_id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Presence:
+    live: frozenset[str]
+    grace: float
+
+
+@dataclass(frozen=True)
+class Host:
+    player_id: str
+    action: str
+    target: object = None
+
+
+@dataclass(frozen=True)
+class GameCommand:
+    player_id: str
+    action: Any
+
+
+@dataclass(frozen=True)
+class SetUpGame:
+    name: str
+    options: Any = None
+
+
+@dataclass(frozen=True)
+class Edit:
+    """An operator's (or a test's) direct edit of the table, e.g. to set up a position; every
+    object and the game view are re-sent."""
+
+    fn: Callable[[Table], None]
+
+
+@dataclass(frozen=True)
+class Auto:
+    """The server's own move: a game's scheduled action or a computer player's, if due."""
+
+
+Intent = (TableOp | Join | TakeSeat | Rename | Presence | Host | GameCommand | SetUpGame | Edit
+          | Auto)
+SEATING = (Join, TakeSeat, Host, Presence, SetUpGame)  # intents after which a game may start
+
+
+def _actor(table: Table, player_id: str) -> Actor:
+    p = player_of(table, player_id)
+    return Actor(p.id, p.name, p.seat)
+
+
+def _change(table: Table, intent: Intent, env: Env) -> Change | None:
+    if isinstance(intent, TableOp):
+        actor = _actor(table, intent.player_id)
+        if table.game is not None:
+            return games.game_op(table, actor, intent.op, env.limits, env.rng, env.now)
+        return table_change(table, actor, intent.op, env.limits, env.rng)
+    if isinstance(intent, GameCommand):
+        return games.game_action(table, _actor(table, intent.player_id), intent.action,
+                                 env.rng, env.now)
+    if isinstance(intent, Join):
+        return add_player(table, intent.player_id, intent.name, intent.token_hash, intent.seat,
+                          env.limits.max_players)
+    if isinstance(intent, TakeSeat):
+        return take_seat(table, intent.player_id, intent.seat)
+    if isinstance(intent, Rename):
+        return rename(table, intent.player_id, intent.name)
+    if isinstance(intent, Presence):
+        return settle(table, intent.live, env.now, intent.grace)
+    if isinstance(intent, Host):
+        return host_action(table, intent.player_id, intent.action, intent.target, env.rng,
+                           env.now)
+    if isinstance(intent, SetUpGame):
+        return games.set_up(table, intent.name, intent.options)
+    if isinstance(intent, Edit):
+        intent.fn(table)
+        return Change(dirty=set(table.objects), players_changed=True,
+                      game_changed=table.game is not None)
+    return games.auto_step(table, env.rng, env.now)
+
+
+def merge(first: Change, then: Change) -> Change:
+    """One change that does ``first`` and then ``then``."""
+    removed = (first.removed | then.removed) - then.created
+    return Change(
+        dirty=(first.dirty | then.dirty) - removed,
+        removed=removed,
+        held={**then.held, **first.held},
+        created=(first.created | then.created) - removed,
+        log="; ".join(line for line in (first.log, then.log) if line),
+        players_changed=first.players_changed or then.players_changed,
+        game_changed=first.game_changed or then.game_changed,
+    )
+
+
+def reduce(table: Table, intent: Intent, env: Env) -> Change | None:
+    """Apply ``intent`` to ``table`` (a private copy) and commit it; ``None``: nothing to do.
+    A rejection raises ``CardtableError`` part-way; the caller then drops the copy."""
+    change = _change(table, intent, env)
+    if change is None:
+        return None
+    if isinstance(intent, SEATING):
+        begun = games.maybe_start(table, env.rng, env.now)
+        if begun is not None:
+            change = merge(change, begun)
+    return stamp(table, change)

@@ -1,0 +1,158 @@
+"""Spades over real sockets: one person and three computers play a deal to its score, the person
+acting only through what the game view offers (controls) and table drags; illegal plays are
+refused with the rule's reason; the trick is gathered by the server's own timed move."""
+
+from __future__ import annotations
+
+import aiohttp
+
+from plugins.spades.rules import ENGINE
+from server.client import OpFailed, TableClient
+from tests.conftest import make_config, start_server
+from tests.server.helpers import server_table
+
+
+async def spades_room(url: str) -> str:
+    async with aiohttp.ClientSession() as http, http.post(
+        f"{url}/api/rooms", json={"game": "spades", "options": {"target": 200}}
+    ) as r:
+        assert r.status == 201, await r.text()
+        body = await r.json()
+    assert body["game"] == "spades" and body["seats"] == 4
+    return str(body["code"])
+
+
+def _ready(c: TableClient) -> bool:
+    g = c.game
+    return g is not None and not g["waiting"] and (
+        bool(g["controls"]) or g["phase"] in ("deal_over", "game_over"))
+
+
+async def test_a_person_and_three_computers_play_a_deal_to_the_score(redis_server):
+    srv = await start_server(make_config(redis_server.url, bot_delay_seconds=0.0))
+    try:
+        code = await spades_room(srv.url)
+        ana = await srv.client()
+        await ana.join(code, "Ana")
+        assert ana.game is not None and ana.game["waiting"]
+        assert ana.game["status"] == "Waiting for players: 1 of 4 seated"
+        for seat in (1, 2, 3):
+            await ana.request("host", {"action": "bot", "seat": seat})
+        await ana.wait_for(lambda: ana.game is not None and not ana.game["waiting"])
+        game = ana.game
+        assert [p["seat"] for p in game["players"]] == [0, 1, 2, 3] and game["me"] == 0
+        assert [p["team"] for p in game["players"]] == [0, 1, 0, 1]
+        assert len(ana.hand()) == 13 and game["widgets"] == ["bid_pad"]
+        assert all("cards" not in ana.objects[f"hand{s}"] and ana.objects[f"hand{s}"]["n"] == 13
+                   for s in (1, 2, 3))
+        refusals: list[dict] = []
+        plays = 0
+        for _ in range(200):
+            await ana.wait_for(lambda: _ready(ana), timeout=30)
+            game = ana.game
+            assert game is not None
+            if game["phase"] in ("deal_over", "game_over"):
+                break
+            controls = game["controls"]
+            bids = [c for c in controls if c.get("group") == "bid"]
+            if bids:
+                pick = next((c for c in bids if c["label"] == "3"), bids[0])
+                await ana.request("game", {"action": pick["action"]})
+                continue
+            drags = [c for c in controls if c["kind"] == "drag"]
+            assert drags, controls
+            legal = {c["cards"][0] for c in drags}
+            mine = ana.hand_faces()
+            illegal = [f for f in mine if f not in legal]
+            if illegal and len(refusals) < 3:
+                try:
+                    await ana.op("move", id=mine[illegal[0]], to=drags[0]["dest"])
+                except OpFailed as err:
+                    refusals.append(err.payload)
+                else:
+                    raise AssertionError(f"{illegal[0]} was played against the rules")
+            face = drags[0]["cards"][0]
+            await ana.op("move", id=mine[face], to=drags[0]["dest"])
+            plays += 1
+        assert plays == 13
+        assert refusals, "no illegal play was ever possible in this deal"
+        for err in refusals:
+            assert err["code"] == "rules"
+            assert err["rule"] in ("must_follow_suit", "spades_not_broken")
+            assert "follow" in err["message"] or "spades" in err["message"].lower()
+        game = ana.game
+        assert game is not None and game["phase"] == "deal_over"
+        board = game["scoreboard"]
+        assert len(board["rows"]) == 1 and len(board["totals"]) == 2
+        table = await server_table(srv, code)
+        state = ENGINE.load(table.game["state"])
+        assert list(board["totals"]) == list(state.scores)
+        assert sum(len(t.cards) for t in state.tricks) == 52
+        assert any(line.startswith("Computer 2 ") for line in ana.log)
+        assert any("won the trick" in line or "took the trick" in line for line in ana.log) \
+            or len(state.tricks) == 13
+        # The next deal waits for a person: computers never start it.
+        assert game["status"].startswith("Deal 1 is over")
+        assert any(c["action"]["type"] == "next_deal" for c in game["controls"])
+        await ana.close()
+    finally:
+        await srv.stop()
+
+
+async def test_spectators_and_waiting_rooms_get_clear_answers(server, make_client):
+    code = await spades_room(server.url)
+    ana: TableClient = await make_client()
+    eve: TableClient = await make_client()
+    await ana.join(code, "Ana")
+    await eve.join(code, "Eve", seat=None)
+    try:
+        await ana.request("game", {"action": {"type": "bid", "bid": 3}})
+    except OpFailed as err:
+        assert err.code == "rules" and err.payload["rule"] == "not_started"
+    else:
+        raise AssertionError("a bid before the game started was accepted")
+    try:
+        await ana.request("host", {"action": "start"})
+    except OpFailed as err:
+        assert err.code == "bad_request" and "at least 4" in err.payload["message"]
+    else:
+        raise AssertionError("a one-player game of Spades started")
+    for seat in (1, 2, 3):
+        await ana.request("host", {"action": "bot", "seat": seat})
+    await eve.wait_for(lambda: eve.game is not None and not eve.game["waiting"])
+    assert eve.game["me"] is None and eve.game["controls"] == []
+    assert eve.game["view"]["hand"] is None
+    assert not any("face" in o for o in eve.objects.values()
+                   if o["t"] == "card" and (o.get("parent") or "").startswith("hand"))
+
+
+async def test_with_fill_a_computer_plays_for_a_seat_its_person_left(redis_server):
+    srv = await start_server(make_config(redis_server.url, bot_delay_seconds=0.0))
+    try:
+        async with aiohttp.ClientSession() as http, http.post(
+            f"{srv.url}/api/rooms", json={"game": "spades", "options": {"fill": True}}
+        ) as r:
+            code = str((await r.json())["code"])
+        ana, ben = await srv.client(), await srv.client()
+        await ana.join(code, "Ana")
+        await ben.join(code, "Ben")
+        assert ana.game is not None and ana.game["fill"] is True
+        for seat in (2, 3):
+            await ana.request("host", {"action": "bot", "seat": seat})
+        await ana.wait_for(lambda: ana.game is not None and not ana.game["waiting"])
+        await ben.request("seat", {"seat": None})  # Ben gets up: nobody sits in seat 1 now
+        for _ in range(10):
+            await ana.wait_for(lambda: _ready(ana) or ana.game["phase"] == "playing",
+                               timeout=30)
+            g = ana.game
+            if g["phase"] != "bidding":
+                break
+            bids = [c for c in g["controls"] if c.get("group") == "bid"]
+            if bids:
+                await ana.request("game", {"action": bids[0]["action"]})
+        g = ana.game
+        assert g["phase"] in ("playing", "trick_done")
+        assert all(b is not None for b in g["view"]["bids"])  # seat 1's bid was made for it
+        assert any(line.startswith("Seat 2 bid") for line in ana.log), ana.log
+    finally:
+        await srv.stop()
