@@ -17,10 +17,11 @@ from plugins.base import Control, Cosmetic, Drop, Projection, Rejection, ZoneSpe
 from plugins.cards import card_name
 from plugins.gin_rummy.bot import choose_action
 from plugins.gin_rummy.rules import ENGINE, GinRummy, GinState, current_melds
+from plugins.layout import slots
 
 CENTER_Y = 425.0
 MELD_Y = (600.0, 250.0)  # the reveal rows: player 0's side at the bottom, player 1's at the top
-SLOTS = ((800.0, 880.0), (800.0, 120.0))
+SLOTS = slots(2)
 
 
 class GinRummyBinding:

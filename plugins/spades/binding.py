@@ -12,20 +12,17 @@ from typing import Any
 
 from plugins.base import Control, Cosmetic, Drop, Marker, Projection, Rejection, ZoneSpec
 from plugins.cards import card_name
+from plugins.layout import at, slots
 from plugins.spades.bot import choose_action
 from plugins.spades.rules import ENGINE, Spades, SpadesState
 
-# Places round the table, index 0 at the bottom, clockwise (left, top, right):
-# (x, y, forward x, forward y) with "forward" pointing at the middle of the table.
-SLOTS = ((800.0, 880.0, 0.0, -1.0), (130.0, 500.0, 1.0, 0.0),
-         (800.0, 120.0, 0.0, 1.0), (1470.0, 500.0, -1.0, 0.0))
+SLOTS = slots(4)
 TRICK_REACH = 300.0  # how far from its place towards the middle a player's trick card lies
 WON_SIDE = 330.0  # won tricks lie to the player's right
 
 
 def _at(player: int, forward: float, side: float) -> tuple[float, float]:
-    x, y, fx, fy = SLOTS[player]
-    return x + forward * fx + side * -fy, y + forward * fy + side * fx
+    return at(SLOTS[player], forward, side)
 
 
 class SpadesBinding:
@@ -42,28 +39,52 @@ class SpadesBinding:
         markers: list[Marker] = []
         for p in range(4):
             x, y = _at(p, TRICK_REACH, 0.0)
-            zones.append(ZoneSpec(f"trick{p}", "", x - 55, y - 75,
-                                  (trick[p],) if p in trick else (), up=True, owner=p,
-                                  drop=True))
+            zones.append(
+                ZoneSpec(
+                    f"trick{p}",
+                    "",
+                    x - 55,
+                    y - 75,
+                    (trick[p],) if p in trick else (),
+                    up=True,
+                    owner=p,
+                    drop=True,
+                )
+            )
             wx, wy = _at(p, 0.0, WON_SIDE)
-            zones.append(ZoneSpec(f"won{p}", "Tricks", wx - 55, wy - 75, tuple(won[p]),
-                                  owner=p))
+            zones.append(ZoneSpec(f"won{p}", "Tricks", wx - 55, wy - 75, tuple(won[p]), owner=p))
             bid = state.bids[p]
             if bid is not None:
                 text = ("Blind nil" if state.blind[p] else "Nil") if bid == 0 else f"Bid {bid}"
                 bx, by = _at(p, 120.0, -260.0)
                 markers.append(Marker(f"bid{p}", "label", bx, by, text=text, owner=p))
             tx, ty = _at(p, 120.0, 330.0)
-            markers.append(Marker(f"taken{p}", "counter", tx, ty, label="Tricks",
-                                  value=sum(1 for t in state.tricks if t.winner == p), owner=p))
+            markers.append(
+                Marker(
+                    f"taken{p}",
+                    "counter",
+                    tx,
+                    ty,
+                    label="Tricks",
+                    value=sum(1 for t in state.tricks if t.winner == p),
+                    owner=p,
+                )
+            )
         for side in (0, 1):
-            markers.append(Marker(f"score{side}", "counter", 1380.0, 60.0 + 60 * side,
-                                  label=("Side A" if side == 0 else "Side B") + " score",
-                                  value=state.scores[side]))
+            markers.append(
+                Marker(
+                    f"score{side}",
+                    "counter",
+                    1380.0,
+                    60.0 + 60 * side,
+                    label=("Side A" if side == 0 else "Side B") + " score",
+                    value=state.scores[side],
+                )
+            )
         hands = {p: tuple(h) for p, h in enumerate(state.hands)}
-        return Projection(zones=tuple(zones), hands=hands, deal=state.deal_no,
-                          markers=tuple(markers),
-                          slots=tuple((x, y) for x, y, _, _ in SLOTS))
+        return Projection(
+            zones=tuple(zones), hands=hands, deal=state.deal_no, markers=tuple(markers), slots=SLOTS
+        )
 
     def interpret(self, state: SpadesState, drop: Drop) -> dict[str, Any] | Cosmetic | Rejection:
         if drop.source == "hand" and drop.dest == "hand":
@@ -72,8 +93,10 @@ class SpadesBinding:
             return {"type": "play", "card": drop.cards[0]}
         if len(drop.cards) > 1:
             return Rejection("one_card", "In Spades you play one card at a time.")
-        return Rejection("not_a_spades_move", "In Spades you play a card by dragging it from "
-                         "your hand to the middle of the table.")
+        return Rejection(
+            "not_a_spades_move",
+            "In Spades you play a card by dragging it from your hand to the middle of the table.",
+        )
 
     def controls(self, state: SpadesState, player: int) -> list[Control]:
         out: list[Control] = []
@@ -81,13 +104,20 @@ class SpadesBinding:
             kind = action["type"]
             if kind == "bid":
                 bid = action["bid"]
-                label = ("Blind nil" if action.get("blind") else "Nil") if bid == 0 \
-                    else str(bid)
+                label = ("Blind nil" if action.get("blind") else "Nil") if bid == 0 else str(bid)
                 out.append(Control(action, label, group="bid"))
             elif kind == "play":
                 card = action["card"]
-                out.append(Control(action, f"Play the {card_name(card)}", kind="drag",
-                                   source="hand", dest=f"trick{player}", cards=(card,)))
+                out.append(
+                    Control(
+                        action,
+                        f"Play the {card_name(card)}",
+                        kind="drag",
+                        source="hand",
+                        dest=f"trick{player}",
+                        cards=(card,),
+                    )
+                )
             elif kind == "look":
                 out.append(Control(action, "Look at my cards"))
             elif kind == "pass_cards":
