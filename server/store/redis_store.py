@@ -43,6 +43,19 @@ return -2
 """
 
 
+# KEYS: room, log. ARGV: first and last version wanted. The log holds the newest entries, one per
+# version, ending at the room's version: entry i (0-based) is version v - len + 1 + i.
+_LOG_RANGE = """
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return false end
+local n = redis.call('LLEN', KEYS[2])
+local first = tonumber(v) - n + 1
+local from, to = tonumber(ARGV[1]), tonumber(ARGV[2])
+if from < first or to > tonumber(v) then return false end
+return redis.call('LRANGE', KEYS[2], from - first, to - first)
+"""
+
+
 class StoreUnavailable(Exception):
     """Redis could not be reached; the operation was not applied and may be retried."""
 
@@ -90,6 +103,7 @@ class RedisStore:
         )
         self._create = self.redis.register_script(_CREATE)
         self._commit = self.redis.register_script(_COMMIT)
+        self._log_range = self.redis.register_script(_LOG_RANGE)
 
     async def _call(self, coro: Any) -> Any:
         try:
@@ -132,17 +146,23 @@ class RedisStore:
             raise RoomGone(code)
         raise VersionMismatch(res)
 
-    async def log_since(self, code: str, version: int, current: int) -> list[bytes] | None:
-        """Entries for versions ``version+1 .. current``, or None if the log no longer has them."""
-        missing = current - version
+    async def log_since(self, code: str, version: int, upto: int) -> list[bytes] | None:
+        """Entries for versions ``version+1 .. upto``, or None if the log no longer has them.
+
+        The log ends at the room's current version, which may be past ``upto`` by the time this
+        runs: the script reads both in one step and picks the range by version, not from the
+        end (reading the last ``upto - version`` entries would return newer ones).
+        """
+        missing = upto - version
         if missing <= 0:
             return []
         if missing > self.log_cap:
             return None
-        entries = await self._call(self.redis.lrange(log_key(code), -missing, -1))
-        if len(entries) != missing:
+        got = await self._call(self._log_range(keys=[room_key(code), log_key(code)],
+                                               args=[version + 1, upto]))
+        if not got or len(got) != missing:
             return None
-        return [bytes(e) for e in entries]
+        return [bytes(e) for e in got]
 
     # --- presence: which player connections are alive, shared by every server process ----
 

@@ -58,6 +58,13 @@ async def test_log_is_capped_and_gaps_are_reported(redis_server):
     assert await store.log_since(code, 3, 8) == [b"e4", b"e5", b"e6", b"e7", b"e8"]
     assert await store.log_since(code, 2, 8) is None  # fell off the capped log: snapshot
     assert await store.log_since(code, 8, 8) == []
+    # A range that ends before the room's current version is picked by version, not from the
+    # end of the log (a feed catching up while commits go on asks for exactly that).
+    assert await store.log_since(code, 4, 6) == [b"e5", b"e6"]
+    assert await store.log_since(code, 6, 7) == [b"e7"]
+    assert await store.log_since(code, 3, 5) == [b"e4", b"e5"]
+    assert await store.log_since(code, 2, 5) is None  # e3 fell off the capped log
+    assert await store.log_since(code, 7, 9) is None  # version 9 doesn't exist yet
     assert await store.redis.llen(log_key(code)) == 5
     await store.close()
 
