@@ -62,9 +62,9 @@ View (``view(state, player)``; ``None`` for a spectator)
 ([{player, card}] in play order), ``trick_winner`` (once four cards lie), ``tricks_taken``
 (per player), ``played`` (this deal's finished tricks, public), ``last_trick``,
 ``spades_broken``, ``exchange`` ({blind, partner, step, received: the cards this viewer was
-passed and has not passed back, or ``None``}), ``scores``, ``bags``, ``contracts`` (per side: the non-nil bids added
-up), ``history`` (every ``DealResult`` as plain data: deal_no, dealer, bids, blind, tricks,
-and per side the ``SideResult`` fields), ``winner``.
+passed and has not passed back, or ``None``}), ``scores``, ``bags``, ``contracts`` (per
+side: the non-nil bids added up), ``history`` (every ``DealResult`` as plain data: deal_no,
+dealer, bids, blind, tricks, and per side the ``SideResult`` fields), ``winner``.
 
 Interpretations
 ---------------
@@ -570,7 +570,7 @@ class Spades:
     ) -> SpadesState | Rejection:
         """Apply ``action`` by ``player`` (``None``: the game's own ``gather``)."""
         if player is not None and not _is_player(player):
-            return Rejection("bad_player", "Only players 1 to 4 can make moves in Spades.")
+            return Rejection("bad_player", "Only the four seated players can make moves in Spades.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             return Rejection("bad_action", 'A move must have a "type", such as "bid" or "play".')
         kind = action["type"]
@@ -767,7 +767,7 @@ class Spades:
         hidden = own is not None and state.unseen[own]
         hand = None if own is None or hidden else list(state.hands[own])
         taken = _trick_count(state)
-        played = msgspec.to_builtins(state.tricks)
+        played = _plain(state.tricks)
         leader = state.leader
         trick = (
             [{"player": (leader + i) % PLAYERS, "card": c} for i, c in enumerate(state.trick)]
@@ -775,6 +775,10 @@ class Spades:
             else []
         )
         done = state.phase == TRICK_DONE and leader is not None
+        contracts = [0, 0]
+        for p, b in enumerate(state.bids):
+            if b:
+                contracts[p % 2] += b
         return {
             "game": self.info.name,
             "player": own,
@@ -785,7 +789,7 @@ class Spades:
             "dealer": state.dealer,
             "leader": leader,
             "options": {"target": state.options.target, "blind_nil": state.options.blind_nil},
-            "teams": [list(t) for t in TEAMS],
+            "teams": [[0, 2], [1, 3]],
             "hand": hand,
             "hand_hidden": hidden,
             "hand_counts": [len(h) for h in state.hands],
@@ -799,15 +803,13 @@ class Spades:
             else None,
             "tricks_taken": taken,
             "played": played,
-            "last_trick": msgspec.to_builtins(state.tricks[-1]) if state.tricks else None,
+            "last_trick": dict(played[-1], cards=list(played[-1]["cards"])) if played else None,
             "spades_broken": state.spades_broken,
             "exchange": self._exchange_view(state, own),
             "scores": list(state.scores),
             "bags": list(state.bags),
-            "contracts": [
-                sum(b for p in team if (b := state.bids[p]) is not None) for team in TEAMS
-            ],
-            "history": msgspec.to_builtins(state.history),
+            "contracts": contracts,
+            "history": _plain(state.history),
             "winner": state.winner,
         }
 
@@ -939,7 +941,7 @@ class Spades:
 
     def dump(self, state: SpadesState) -> dict[str, Any]:
         """The state as plain data (str/int/bool/list/dict/None) for msgpack."""
-        data = msgspec.to_builtins(state)
+        data = _plain(state)
         assert isinstance(data, dict)
         return data
 
@@ -1148,6 +1150,15 @@ def _validate(state: SpadesState) -> None:
 
 def _trailing_side(scores: Sequence[int], side: int) -> bool:
     return scores[side] <= scores[1 - side] - BLIND_NIL_DEFICIT
+
+
+_ENCODE = msgspec.msgpack.Encoder()
+_DECODE = msgspec.msgpack.Decoder()
+
+
+def _plain(obj: Any) -> Any:
+    """Structs and tuples as plain dicts and lists (what msgpack gives back)."""
+    return _DECODE.decode(_ENCODE.encode(obj))
 
 
 def _bad_card(card: object) -> Rejection:

@@ -1,0 +1,214 @@
+"""The generic simulator: how it drives any contract-v2 engine (several players able to act, a
+bot passing its chance, scheduled actions, ties, stuck or endless games, rejected actions),
+what it reports for Spades, the registry and the ``cardtable simulate`` command."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pytest
+
+from plugins.base import GameInfo, Outcome, Rejection, Scheduled
+from plugins.simulate import (
+    REGISTRY,
+    GameNotAvailable,
+    available_games,
+    default_lineup,
+    load_game,
+    main,
+    simulate,
+)
+from plugins.spades import ENGINE, choose_action
+
+# ----------------------------------------------------------------- a tiny engine: grab race
+
+
+@dataclass(frozen=True)
+class Race:
+    points: tuple[int, int] = (0, 0)
+    open: bool = True
+
+
+class GrabRace:
+    """Two players may both grab while the table is open; each grab closes it until the
+    scheduled ``reopen``. Four grabs end the game; the most grabs win (2-2 is a shared win)."""
+
+    info = GameInfo(name="race", title="Race", min_players=2, max_players=2)
+
+    def new_game(self, players: int, options: dict[str, Any], seed: int,
+                 deck: Sequence[str] | None = None) -> Race:
+        return Race()
+
+    def teams(self, state: Race) -> list[list[int]]:
+        return [[0], [1]]
+
+    def to_act(self, state: Race) -> list[int]:
+        return [0, 1] if state.open and sum(state.points) < 4 else []
+
+    def legal_actions(self, state: Race, player: int) -> list[dict[str, Any]]:
+        return [{"type": "grab"}] if player in self.to_act(state) else []
+
+    def apply(self, state: Race, player: int | None, action: dict[str, Any]) -> Race | Rejection:
+        if action.get("type") == "reopen" and player is None and not state.open:
+            return replace(state, open=True)
+        if action.get("type") != "grab" or player not in self.to_act(state):
+            return Rejection("bad", "No.")
+        assert player is not None
+        points = list(state.points)
+        points[player] += 1
+        return Race((points[0], points[1]), open=False)
+
+    def scheduled(self, state: Race) -> Scheduled | None:
+        if not state.open and sum(state.points) < 4:
+            return Scheduled(2.0, {"type": "reopen"})
+        return None
+
+    def outcome(self, state: Race) -> Outcome | None:
+        if sum(state.points) < 4:
+            return None
+        best = max(state.points)
+        return Outcome(tuple(p for p in (0, 1) if state.points[p] == best), state.points)
+
+
+RACE: Any = GrabRace()
+
+
+def grabber(engine: Any, state: Race, player: int, rng: random.Random) -> dict[str, Any] | None:
+    return {"type": "grab"}
+
+
+def passer(engine: Any, state: Race, player: int, rng: random.Random) -> dict[str, Any] | None:
+    return None
+
+
+def two_then_pass(
+    engine: Any, state: Race, player: int, rng: random.Random
+) -> dict[str, Any] | None:
+    return {"type": "grab"} if state.points[player] < 2 else None
+
+
+def cheater(engine: Any, state: Race, player: int, rng: random.Random) -> dict[str, Any] | None:
+    return {"type": "steal"}
+
+
+def test_players_are_asked_in_turn_order_and_scheduled_actions_run_at_once() -> None:
+    report = simulate(RACE, grabber, 5, 1)
+    assert report.lineup == ("bot", "random")
+    assert report.teams == ((0,), (1,))
+    assert (report.finished, report.bot_wins, report.other_wins, report.ties) == (5, 5, 0, 0)
+    assert report.side_wins == [5, 0]
+    assert report.actions == 5 * 7  # 4 grabs and 3 scheduled reopens per game
+    assert report.average_scores == {"bot": 4.0, "random": 0.0}
+    assert report.win_rate == 1.0 and report.actions_per_game == 7.0
+
+
+def test_a_bot_returning_none_passes_its_chance() -> None:
+    report = simulate(RACE, passer, 3, 1)
+    assert (report.bot_wins, report.other_wins, report.side_wins) == (0, 3, [0, 3])
+    assert report.average_scores == {"bot": 0.0, "random": 4.0}
+    swapped = simulate(RACE, grabber, 3, 1, lineup=["random", "bot"])
+    assert swapped.other_wins == 3  # the random player sits first in turn order
+
+
+def test_shared_wins_count_as_ties() -> None:
+    report = simulate(RACE, two_then_pass, 4, 1)
+    assert (report.ties, report.bot_wins, report.other_wins) == (4, 0, 0)
+    assert report.side_wins == [0, 0]
+
+
+def test_failures_are_reported_not_raised() -> None:
+    stuck = simulate(RACE, passer, 2, 1, lineup=["bot", "bot"])
+    assert stuck.finished == 0 and len(stuck.failures) == 2
+    assert "none of players [0, 1] acted" in stuck.failures[0].reason
+    bad = simulate(RACE, cheater, 1, 1)
+    assert "rejected" in bad.failures[0].reason and "steal" in bad.failures[0].reason
+    capped = simulate(RACE, grabber, 2, 1, max_steps=3)
+    assert capped.finished == 0 and capped.failures[0].reason == "no result after 3 actions"
+    assert capped.win_rate == 0.0
+    assert [f.game for f in capped.failures] == [0, 1]
+
+
+def test_lineup_is_checked() -> None:
+    with pytest.raises(ValueError, match="2 seats for 4 players"):
+        simulate(ENGINE, choose_action, 1, 1, lineup=["bot", "random"], players=4)
+    with pytest.raises(ValueError, match="Unknown lineup roles"):
+        simulate(RACE, grabber, 1, 1, lineup=["bot", "human"])
+
+
+# --------------------------------------------------------------------------------- Spades
+
+
+def test_spades_bot_side_against_random_players() -> None:
+    report = simulate(ENGINE, choose_action, 6, 3)
+    assert report.lineup == ("bot", "random", "bot", "random")
+    assert report.teams == ((0, 2), (1, 3))
+    assert not report.failures and report.finished == 6
+    assert report.bot_wins == 6 and report.side_wins == [6, 0]
+    assert report.average_scores["bot"] >= 500 > report.average_scores["random"]
+    assert report.actions_per_game > 13 * 5  # several whole deals per game
+    assert report.games_per_second > 0
+
+
+def test_spades_runs_are_reproducible() -> None:
+    a = simulate(ENGINE, choose_action, 3, 9, lineup=["bot"] * 4)
+    b = simulate(ENGINE, choose_action, 3, 9, lineup=["bot"] * 4)
+    c = simulate(ENGINE, choose_action, 3, 10, lineup=["bot"] * 4)
+    assert (a.actions, a.side_wins, a.score_sums) == (b.actions, b.side_wins, b.score_sums)
+    assert a.actions != c.actions
+    assert sum(a.side_wins) + a.ties == a.finished == 3
+    assert a.bot_wins == 3  # every winner sits in a bot seat
+    assert set(a.score_sums) == {"bot"}
+
+
+def test_progress_bar_does_not_change_results() -> None:
+    quiet = simulate(ENGINE, choose_action, 2, 4)
+    shown = simulate(ENGINE, choose_action, 2, 4, progress=True)
+    assert (quiet.actions, quiet.bot_wins) == (shown.actions, shown.bot_wins)
+
+
+def test_default_lineup_puts_the_bot_in_player_0_and_partners() -> None:
+    state = ENGINE.new_game(4, {}, 1)
+    assert default_lineup(ENGINE, state) == ("bot", "random", "bot", "random")
+    assert default_lineup(RACE, Race()) == ("bot", "random")
+
+
+# ------------------------------------------------------------------- registry and command
+
+
+def test_registry_loads_spades_and_skips_missing_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine, bot = load_game("spades")
+    assert engine is ENGINE and bot is choose_action
+    assert "spades" in available_games()
+    monkeypatch.setitem(REGISTRY, "ghost", "plugins.no_such_game")
+    monkeypatch.setitem(REGISTRY, "bare", "plugins.cards")
+    assert "ghost" not in available_games()
+    with pytest.raises(GameNotAvailable, match="not installed"):
+        load_game("ghost")
+    with pytest.raises(GameNotAvailable, match="does not export"):
+        load_game("bare")
+    with pytest.raises(GameNotAvailable, match="No game called"):
+        load_game("chess")
+
+
+def test_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["spades", "--games", "2", "--seed", "5", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    for words in ("Spades", "Bot side win rate", "Bot vs bot", "Wins by side",
+                  "Average final score (bot)", "Games per second", "P0 & P2"):
+        assert words in out, words
+
+
+def test_command_refuses_bad_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert main(["spades", "--players", "3", "--no-progress"]) == 2
+    assert "4 to 4 players" in capsys.readouterr().out
+    assert main(["spades", "--games", "0"]) == 2
+    monkeypatch.setitem(REGISTRY, "ghost", "plugins.no_such_game")
+    assert main(["ghost", "--no-progress"]) == 1
+    assert "not installed" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["chess"])
