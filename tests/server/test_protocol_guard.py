@@ -232,3 +232,33 @@ async def test_the_hostile_suite_leaves_no_traceback_in_the_log(server, caplog):
         await sock.next("ack")
     bad = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert not bad, [f"{r.name}: {r.getMessage()}" for r in bad]
+
+
+@pytest.mark.parametrize("body", [
+    {"template": "standard", "colour": "red"},  # unknown field
+    {"game": "gin_rummy", "seats": 3},  # a game room's seats come from the game
+    {"game": "gin_rummy", "template": "standard"},
+    {"options": {"target": 100}},  # options without a game
+    {"seats": "four"},
+    {"template": "standard\ud800"},
+    {"game": "gin_rummy", "options": {"target": 7}},
+    {"game": "no_such_game"},
+])
+async def test_room_creation_is_as_strict_as_the_doc(server, body):
+    async with aiohttp.ClientSession() as http:
+        raw = json.dumps(body)  # lone surrogates survive as \\ud800 escapes
+        async with http.post(f"{server.url}/api/rooms", data=raw,
+                             headers={"Content-Type": "application/json"}) as r:
+            got = await r.json()
+            assert r.status == 400, got
+            assert got["code"] == "bad_request" and got["message"]
+
+
+async def test_games_are_listed_with_their_options_as_data(server):
+    async with aiohttp.ClientSession() as http, http.get(f"{server.url}/api/games") as r:
+        games = {g["name"]: g for g in await r.json()}
+    assert set(games) == {"gin_rummy", "spades", "rummy", "pennies"}
+    assert games["spades"]["min_players"] == 4 == games["spades"]["max_players"]
+    target = next(o for o in games["spades"]["options"] if o["name"] == "target")
+    assert target["default"] == 500 and 500 in target["choices"] and target["label"]
+    assert any(o["name"] == "fill" for o in games["rummy"]["options"])
