@@ -270,9 +270,10 @@ class Projection:
     """Where everything of the game is, as the table should show it.
 
     ``hands`` maps engine players to their cards (the server puts them in the hand of that
-    player's table seat). ``slots`` are the anchor points of the places round the table,
-    index 0 at the bottom, in turn order; owned zones and markers are laid out with player
-    ``p`` at ``slots[p]``, and each page shifts them so its own player is at ``slots[0]``.
+    player's table seat). ``slots`` are the places round the table, ``(x, y, fx, fy)`` with
+    ``(fx, fy)`` pointing at the middle, index 0 at the bottom, in turn order (see
+    :mod:`plugins.layout`); owned zones and markers are laid out with player ``p`` at
+    ``slots[p]``, and each page turns them so its own player is at ``slots[0]``.
     ``deal`` changes whenever the cards are gathered and dealt again; the server then gives
     every card a new id, so nothing seen in an earlier deal can be linked to a card in this one.
     """
@@ -281,7 +282,7 @@ class Projection:
     hands: dict[int, tuple[str, ...]]
     deal: int = 0
     markers: tuple[Marker, ...] = ()
-    slots: tuple[tuple[float, float], ...] = ()
+    slots: tuple[tuple[float, float, float, float], ...] = ()
 
 
 @dataclass(frozen=True)

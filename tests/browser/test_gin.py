@@ -1,17 +1,24 @@
-"""Gin Rummy in the browser: a hand played through the UI (drags and game buttons) to a knock, the
-reveal and the scoreboard on both pages; an illegal drag refused with the rule's words; a human
-against a computer player until the game ends, with the final breakdown.
+"""Gin Rummy in the browser, through the page's generic game UI (the status line, the controls the
+server sends, glowing drag targets) and Gin's one widget, the knock picker: a hand played to a
+knock, the reveal and the scoreboard on both pages; an illegal drag refused with the rule's words;
+a human against a computer player until the game ends, with the final result.
 
-Moves are chosen from each page's own state (`window.__cardtable.dump().game`: the hand and the
-legal actions), greedily (least deadwood), and made the way a person makes them.
+Moves are chosen from each page's own state (`window.__cardtable.dump().game`: the engine's view
+and legal actions), greedily (least deadwood), and made the way a person makes them.
 """
 
 from __future__ import annotations
 
 import json
+import random
+import time
 from typing import Any
 
+from plugins.gin_rummy.bot import choose_action
 from plugins.gin_rummy.melds import deadwood_points
+from plugins.gin_rummy.rules import ENGINE
+from plugins.registry import GAMES
+from server import games
 from server.http import ROOMS_KEY
 from tests.browser.conftest import (
     BROWSER_TESTS,
@@ -38,6 +45,7 @@ async def version(page: Any) -> int:
 async def create_gin_room(pages: Any, **options: str) -> tuple[Any, str]:
     """Ana creates a Gin Rummy room from the home page, with the options given."""
     a = await pages.open("/?name=Ana")
+    await a.locator("[data-testid=game-select] option[value=gin_rummy]").wait_for(state="attached")
     await a.select_option("[data-testid=game-select]", "gin_rummy")
     for name, value in options.items():
         await a.select_option(f"[data-testid=opt-{name}]", value)
@@ -87,6 +95,20 @@ def choose(g: dict) -> dict:
     return legal[0]  # finish_layoff, next_hand
 
 
+def near_the_end() -> Any:
+    """A Gin Rummy position from real play: the computer plays both sides of games (seeds 0,
+    1, ...) until one reaches the start of a hand with both scores at 90 or more."""
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = ENGINE.new_game(2, {}, seed)
+        while state.phase != "game_over":
+            if state.phase == "upcard" and min(state.scores) >= 90:
+                return state
+            player = ENGINE.to_act(state)[0]
+            state = ENGINE.apply(state, player, choose_action(ENGINE, state, player, rng))
+    raise AssertionError("no game came near its end")
+
+
 def card_sel(face: str) -> str:
     return f"[data-testid=card][data-where=hand][data-face='{face}']"
 
@@ -127,10 +149,8 @@ async def play(page: Any, action: dict) -> None:
             await page.click("[data-testid=game-knock]")
         await page.locator(f"{card_sel(action['card'])}.pickable").wait_for()
         await page.click(card_sel(action["card"]))
-    else:
-        button = {"pass": "game-pass", "big_gin": "game-big-gin",
-                  "finish_layoff": "game-done", "next_hand": "game-next"}[kind]
-        await page.click(f"[data-testid={button}]")
+    else:  # pass, big_gin, finish_layoff, next_hand: the buttons the server's controls make
+        await page.click(f"[data-testid=control][data-type={kind}]")
 
 
 async def step(actor: Any, others: list[Any], action: dict) -> None:
@@ -159,26 +179,29 @@ async def test_gin_hand_through_the_ui(pages):
     first = a if ga["view"]["turn"] == 0 else b
     second = b if first is a else a
 
-    # First turn: plain words on both pages; Knock is off; only the upcard offer glows.
-    await first.locator("[data-testid=game-status]",
-                        has_text="Your turn: take the upcard").wait_for()
+    # First turn: the same status line on both pages, "Your turn" only on the first; Knock is
+    # off; Pass is a button only for the player to move; only the upcard offer glows.
     name = "Ana" if first is a else "Ben"
-    await second.locator("[data-testid=game-status]",
-                         has_text=f"{name} may take the upcard or pass").wait_for()
+    for p in (first, second):
+        await p.locator("[data-testid=game-status]",
+                        has_text=f"{name} to take the upcard or pass").wait_for()
+    await first.locator("[data-testid=your-turn]").wait_for()
+    assert await second.locator("[data-testid=your-turn]").is_hidden()
     assert await knock_disabled(first) and await knock_disabled(second)
-    assert await second.locator("[data-testid=game-pass]").is_disabled()
+    await first.locator("[data-testid=control][data-type=pass]").wait_for()
+    assert await second.locator("[data-testid=control][data-type=pass]").count() == 0
     await first.locator("[data-id=discard].legal").wait_for()
+    assert await second.locator("[data-id=discard].legal").count() == 0
 
     # Take the upcard by dragging it, then try to throw it straight back: refused, with the
     # rule in words, and the card glides back into the hand.
     upcard = (await game(first))["view"]["discard_top"]
     await step(first, [second], {"type": "take_upcard"})
     assert upcard in (await game(first))["view"]["hand"]
-    await first.locator("[data-testid=game-status]",
-                        has_text="Your turn: discard a card").wait_for()
+    await first.locator("[data-testid=game-status]", has_text=f"{name} to discard").wait_for()
     before = (await dump(first))["v"]
     await drag_to(first, card_sel(upcard), "[data-id=discard]")
-    rule = "You can't discard the card you just took from the discard pile."
+    rule = "you just took it from the discard pile."
     toast = first.locator("[data-testid=toast]", has_text=rule)
     await toast.first.wait_for()
     await wait_js(first, "s.pending.length === 0")
@@ -189,9 +212,9 @@ async def test_gin_hand_through_the_ui(pages):
         assert await knock_disabled(first)
     assert await knock_disabled(second)
 
-    # Arrange: the hand is regrouped by melds (deadwood last), and shown with its deadwood.
+    # Sort: the hand is regrouped by the engine's melds (the rest last), with its deadwood shown.
     g = await game(first)
-    await first.click("[data-testid=game-arrange]")
+    await first.click("[data-testid=game-sort]")
     arr = g["view"]["arrangement"]
     await wait_js(first, "s.pending.length === 0")
     hand_obj = next(o for o in (await dump(first))["objects"]
@@ -255,48 +278,61 @@ async def test_gin_hand_through_the_ui(pages):
         if phase == "layoff" and shots < 2:
             await settled(actor)
             await shot(actor, "gin-layoff")
-            assert "lay off cards onto" in \
-                (await actor.locator("[data-testid=game-status]").text_content()) or \
-                "none of your cards fit" in \
-                (await actor.locator("[data-testid=game-status]").text_content())
+            assert "may lay off" in \
+                await actor.locator("[data-testid=game-status]").text_content()
+            # Each card that fits a meld glows in the hand; Done is a button.
+            for lay in (x for x in g["legal"] if x["type"] == "lay_off"):
+                await actor.locator(f"{card_sel(lay['card'])}.playable").wait_for()
+            await actor.locator("[data-testid=control][data-type=finish_layoff]").wait_for()
             shots = 2
         await step(actor, [other], action)
     assert knocked, "the hand ended without a knock"
 
-    # Both pages: the reveal (both hands' melds, deadwood, points) and the same scoreboard.
+    # Both pages: the reveal (both hands' melds, the other cards, points) and the same scoreboard.
     result = (await game(a))["view"]["last_result"]
     assert result is not None and result["kind"] in ("knock", "gin", "undercut", "big_gin")
     for p in pages_:
         sheet = p.locator("[data-testid=game-sheet]")
         await sheet.wait_for()
-        for seat in (0, 1):
-            dw = p.locator(f"[data-testid=reveal-deadwood-{seat}]")
-            assert await dw.text_content() == f"deadwood {result['seats'][seat]['points']}"
-            for meld in result["seats"][seat]["melds"]:
-                for card in meld:
-                    assert await p.locator(
-                        f"[data-testid=reveal-seat-{seat}] [data-face='{card}']").count() == 1
+        reveal = (await game(p))["reveal"]
+        assert [line["player"] for line in reveal] == [0, 1]
+        for player in (0, 1):
+            line = reveal[player]
+            assert line["points"] == result["seats"][player]["points"]
+            box = p.locator(f"[data-testid=reveal-player-{player}]")
+            assert await box.locator(f"[data-testid=reveal-points-{player}]").text_content() \
+                == str(line["points"])
+            for card in [c for meld in line["melds"] for c in meld] + line["cards"]:
+                assert await box.locator(f"[data-face='{card}']").count() == 1
+            # The engine's melds of that hand, lay-offs aside, are all in the reveal.
+            shown = {c for meld in line["melds"] for c in meld}
+            assert {c for meld in result["seats"][player]["melds"] for c in meld} <= shown
         scores = (await game(p))["view"]["scores"]
         assert scores == (await game(a))["view"]["scores"]
         assert sum(scores) == result["points"] > 0
-        for seat in (0, 1):
-            assert await p.locator(f"[data-testid=score-total-{seat}]").text_content() == \
-                str(scores[seat])
+        for player in (0, 1):
+            assert await p.locator(f"[data-testid=score-total-{player}]").text_content() == \
+                str(scores[player])
         assert await p.locator("[data-testid=score-row]").count() == result["hand_no"]
         status = await p.locator("[data-testid=game-status]").text_content()
         assert f"{result['points']}" in status
+        assert await p.locator("[data-testid=sheet-status]").text_content() == status
     await settled(a)
     await shot(a, "gin-reveal-ana")
     await settled(b)
     await shot(b, "gin-reveal-ben")
 
-    # Ben deals the next hand; Ana's scoreboard keeps the first hand.
-    await b.click("[data-testid=sheet-next]")
+    # Ben deals the next hand from the sheet; Ana's sheet closes by itself, and her scoreboard
+    # keeps the first hand.
+    await b.click("[data-testid=sheet-control][data-type=next_hand]")
     await wait_js(a, "s.game.view.hand_no === arg", result["hand_no"] + 1)
     await a.locator("[data-testid=game-sheet]").wait_for(state="hidden")
+    await b.locator("[data-testid=game-sheet]").wait_for(state="hidden")
     await a.click("[data-testid=game-scores]")
-    await a.locator("[data-testid=scoreboard] [data-testid=score-row]").first.wait_for()
-    await a.locator("[data-testid=reveal]", has_text=f"Last hand ({result['hand_no']})").wait_for()
+    row = a.locator("[data-testid=scoreboard] [data-testid=score-row]")
+    await row.first.wait_for()
+    assert (await row.first.text_content()).startswith(f"Hand {result['hand_no']}")
+    assert await a.locator("[data-testid=reveal]").count() == 0
     await settled(a)
     await shot(a, "gin-scoreboard")
 
@@ -310,22 +346,29 @@ async def test_host_seats_a_computer_and_the_game_ends(pages, server):
     assert await badge.text_content() == "computer"
     assert await a.locator("[data-testid=seat-1] [data-testid=player-name]").text_content() == \
         "Computer 2"
-    # Both at 99: whoever wins this hand ends the game (a test shortcut through the room
-    # service; everything else happens as in play).
-    def near_the_end(table: Any) -> None:
-        table.game["state"]["scores"] = [99, 99]
+    # Near the end: the position the computer reaches playing both sides of a real game, at the
+    # start of a hand with both scores at 90 or more (a test shortcut through the room service;
+    # everything else happens as in play). The page reloads to drop the replaced deal's cards.
+    near = near_the_end()
+    assert min(near.scores) >= 90 and near.phase == "upcard"
 
-    await server.app[ROOMS_KEY].edit(code, near_the_end)
-    await wait_js(a, "s.game.view.scores[0] === 99")
+    def set_position(table: Any) -> None:
+        games._project(table, GAMES["gin_rummy"], near, games._encoded(table), random.Random(0),
+                       time.time())
 
-    for _ in range(150):
+    await server.app[ROOMS_KEY].edit(code, set_position)
+    await a.reload()
+    await enter_room(a)
+    await wait_js(a, "s.game.view.scores.join() === arg", ",".join(map(str, near.scores)))
+
+    for _ in range(300):
         state = await dump(a)
         g = state["game"]
-        if g["view"]["phase"] == "hand_over" and g["view"]["last_result"]["kind"] == "draw":
-            await step(a, [], {"type": "next_hand"})  # rare: nobody knocked; play another
-            continue
-        if g["view"]["phase"] in ("hand_over", "game_over"):
+        if g["view"]["phase"] == "game_over":
             break
+        if g["view"]["phase"] == "hand_over":
+            await step(a, [], {"type": "next_hand"})  # the game goes on: deal the next hand
+            continue
         if not g["legal"]:  # the computer's turn: it moves by itself
             await wait_js(a, "s.v > arg", state["v"])
             continue
@@ -334,15 +377,27 @@ async def test_host_seats_a_computer_and_the_game_ends(pages, server):
     assert g["view"]["phase"] == "game_over", g["view"]["phase"]
     assert any(line.startswith("Computer 2 ") for line in (await dump(a))["log"])
     final = g["view"]["game_result"]
+    assert g["outcome"]["scores"] == final["totals"]
     sheet = a.locator("[data-testid=game-sheet]")
     await sheet.wait_for()
+    await sheet.locator("h2", has_text="Game over").wait_for()
     await a.locator("[data-testid=game-result]").wait_for()
-    for seat in (0, 1):
-        total = a.locator(f"[data-testid=final-total] td:nth-child({seat + 2})")
-        assert await total.text_content() == str(final["totals"][seat])
+    for player in (0, 1):
+        total = a.locator(f"[data-testid=final-score-{player}]")
+        assert await total.text_content() == str(final["totals"][player])
+    # The scoreboard's rows add up to the final totals (bonuses included).
+    board = g["scoreboard"]
+    for col in (0, 1):
+        assert sum(int(r["cells"][col]) for r in board["rows"]) == final["totals"][col]
+        assert await a.locator(f"[data-testid=score-total-{col}]").text_content() == \
+            str(final["totals"][col])
     winner = await a.locator("[data-testid=game-winner]").text_content()
-    assert winner == ("You win the game" if final["winner"] == 0 else "Computer 2 wins the game")
-    assert "Game over" in await a.locator("[data-testid=game-status]").text_content()
-    assert await a.locator("[data-testid=game-next]").is_hidden()
+    if final["winner"] is None:
+        assert winner == "A tie"
+    else:
+        assert winner == ("You win" if final["winner"] == 0 else "Computer 2 wins")
+        status = await a.locator("[data-testid=game-status]").text_content()
+        assert "wins the game" in status
+    assert await a.locator("[data-testid=control][data-type=next_hand]").count() == 0
     await settled(a)
     await shot(a, "gin-game-over")
