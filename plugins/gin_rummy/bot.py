@@ -21,6 +21,8 @@ certain. Ties keep the engine's default layout, which the bot then sends without
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from plugins.base import Engine
@@ -37,9 +39,14 @@ from plugins.gin_rummy.melds import (
 HAND_SIZE = 10
 
 
-def _best_discards(hand: list[str], keep: str | None = None) -> tuple[int, list[str]]:
+def _best_discards(hand: Sequence[str], keep: str | None = None) -> tuple[int, tuple[str, ...]]:
     """Least deadwood left after discarding one card of ``hand`` (never ``keep``), and the
     discards achieving it with the highest deadwood value among them."""
+    return _discards(tuple(hand), keep)
+
+
+@lru_cache(maxsize=1 << 12)
+def _discards(hand: tuple[str, ...], keep: str | None) -> tuple[int, tuple[str, ...]]:
     whole = best_arrangement(hand)
     dead = set(whole.deadwood)
     best: tuple[int, int] | None = None
@@ -60,7 +67,7 @@ def _best_discards(hand: list[str], keep: str | None = None) -> tuple[int, list[
         elif key == best:
             cards.append(out)
     assert best is not None
-    return best[0], cards
+    return best[0], tuple(cards)
 
 
 def _wants(hand: list[str], card: str | None) -> bool:

@@ -112,6 +112,12 @@ the totals; note "First to 100"), ``reveal`` (after a hand: each player's melds 
 knocker's with the lay-offs on them - deadwood cards, deadwood points, and a note saying who
 scored what).
 
+``load`` refuses (:class:`InvalidState`, saying why) data that is not a state, unknown options
+or phases, a card missing or held twice (across hands, stock, discard pile, lay-offs and the
+knock discard), hand sizes that do not fit the phase, a bad player to move or dealer, a first
+turn or drawn card that cannot be, a knock whose melds, deadwood or lay-offs are wrong, and a
+history whose hands, deal order, points, scores or game result do not add up.
+
 Interpretations
 ---------------
 * Rule 4/10 "the same dealer rule": the deal alternates after every hand, draws included.
@@ -181,6 +187,7 @@ LINE_BONUS = 25
 DRAW_AT_STOCK = 2
 HAND_SIZE = 10
 _DECK = frozenset(full_deck())
+_WON_KINDS = frozenset({"knock", "gin", "big_gin", "undercut"})
 
 
 class Options(Struct, frozen=True):
@@ -1364,6 +1371,19 @@ def _check_knock(state: GinState) -> str:
     return ""
 
 
+def _hand_score(opts: Options, h: HandResult) -> tuple[int, int]:
+    """(bonus, points) a finished knocked hand must have scored (rules 11-13)."""
+    assert h.knocker is not None
+    kd, dd = h.seats[h.knocker].points, h.seats[_other(h.knocker)].points
+    if h.kind == "gin":
+        return opts.gin_bonus, opts.gin_bonus + dd
+    if h.kind == "big_gin":
+        return opts.big_gin_bonus, opts.big_gin_bonus + dd
+    if h.kind == "undercut":
+        return opts.undercut_bonus, opts.undercut_bonus + kd - dd
+    return 0, dd - kd
+
+
 def _check_history(state: GinState) -> str:
     ended = state.phase in (HAND_OVER, GAME_OVER)
     finished = state.hand_no if ended else state.hand_no - 1
@@ -1372,32 +1392,46 @@ def _check_history(state: GinState) -> str:
             f"Hand {state.hand_no} {'is over' if ended else 'is in play'}, so the history "
             f"should hold {finished} hands, not {len(state.history)}."
         )
+    scores = [0, 0]
+    won = [0, 0]
+    draws = 0
+    dealer = None
     for i, h in enumerate(state.history):
         if h.hand_no != i + 1:
             return "The history must list hands 1, 2, 3... in order."
-        if h.kind not in ("knock", "gin", "big_gin", "undercut", "draw") or (
-            (h.kind == "draw") != (h.winner is None)
-        ):
-            return f"Hand {h.hand_no} has a bad result."
-        if h.winner is not None and not (_is_seat(h.winner) and _is_seat(h.knocker)):
-            return f"Hand {h.hand_no} has a bad winner or knocker."
+        if dealer is not None and h.dealer != _other(dealer):
+            return "The deal must alternate every hand."
+        dealer = h.dealer
         if h.points < 0:
             return f"Hand {h.hand_no} scored negative points."
-    hist = state.history
-    if any(b.dealer != _other(a.dealer) for a, b in zip(hist, hist[1:], strict=False)):
-        return "The deal must alternate every hand."
-    if hist and state.dealer != (hist[-1].dealer if ended else _other(hist[-1].dealer)):
+        if h.winner is None:
+            if h.kind != "draw" or h.points or h.bonus:
+                return f"Hand {h.hand_no} has a bad result."
+            draws += 1
+            continue
+        if h.kind not in _WON_KINDS or h.winner not in (0, 1) or h.knocker not in (0, 1):
+            return f"Hand {h.hand_no} has a bad result."
+        if (h.bonus, h.points) != _hand_score(state.options, h):
+            return f"Hand {h.hand_no}'s points do not follow from its deadwood."
+        scores[h.winner] += h.points
+        won[h.winner] += 1
+    if dealer is not None and state.dealer != (dealer if ended else _other(dealer)):
         return "The deal must alternate every hand."
     for p in (0, 1):
-        won = [h for h in state.history if h.winner == p]
-        if state.scores[p] != sum(h.points for h in won) or state.hands_won[p] != len(won):
+        if state.scores[p] != scores[p] or state.hands_won[p] != won[p]:
             return f"Player {p}'s score does not match the hands played."
-    if state.draws != sum(1 for h in state.history if h.kind == "draw"):
+    if state.draws != draws:
         return "The count of drawn hands does not match the hands played."
     if ended and state.history[-1].kind != "draw":
-        knock = state.knock
-        if knock is None or knock.knocker != state.history[-1].knocker:
+        knock, last = state.knock, state.history[-1]
+        if knock is None or knock.knocker != last.knocker:
             return "A knocked hand that is over keeps its knock on the table."
+        if (
+            last.layoffs != knock.layoffs
+            or last.knock_discard != knock.discard
+            or last.seats[knock.knocker].melds != knock.melds
+        ):
+            return "The last hand's result does not match the knock on the table."
     elif ended and state.knock is not None:
         return "A drawn hand has no knock."
     if state.phase == GAME_OVER:
@@ -1418,7 +1452,7 @@ def _check_history(state: GinState) -> str:
 
 def _plain(obj: Any) -> Any:
     """Structs and tuples as plain dicts and lists (msgpack-compatible primitives)."""
-    return msgspec.to_builtins(obj)
+    return msgspec.msgpack.decode(msgspec.msgpack.encode(obj))
 
 
 def _bad_card(card: object) -> Rejection:

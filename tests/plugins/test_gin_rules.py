@@ -228,7 +228,7 @@ def test_rule_06_card_taken_from_discard_may_not_be_discarded_same_turn() -> Non
     s = make((full_deck()[:10], full_deck()[13:23]), stock_top=["H13"], pile=["S3"])
     taken = ok(s, 0, {"type": "draw", "source": "discard"})
     r = rejected(taken, 0, {"type": "discard", "card": "S3"}, "discard_taken_card")
-    assert r.message == "You can't discard the card you just took from the discard pile."
+    assert r.message == "You can't discard the 3 of spades: you just took it from the discard pile."
     rejected(taken, 0, {"type": "knock", "card": "S3"}, "discard_taken_card")
     assert {"type": "discard", "card": "S3"} not in ENGINE.legal_actions(taken, 0)
     # A card drawn from the stock may be discarded at once.
@@ -422,7 +422,7 @@ def test_rule_09_sets_complete_to_four_and_bad_layoffs_are_refused() -> None:
     defender = ["S7", "S2", "H13", "S13", "D13", "S9", "S10", "H10", "C1", "C2"]
     s = _knocked("H3", defender)
     r = rejected(s, 1, {"type": "lay_off", "card": "S7", "meld": D_RUN}, "cannot_lay_off")
-    assert "seven of spades" in r.message
+    assert "7 of spades" in r.message
     rejected(s, 1, {"type": "lay_off", "card": "S7", "meld": 3}, "bad_meld")
     rejected(s, 1, {"type": "lay_off", "card": "S7", "meld": True}, "bad_meld")
     rejected(s, 1, {"type": "lay_off", "card": "S7"}, "bad_meld")
