@@ -95,6 +95,7 @@ class RoomFeed:
         self.queue: asyncio.Queue[_Job] = asyncio.Queue()
         self.held: dict[int, dict[str, Any]] = {}
         self.waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
+        self.ready = asyncio.Event()  # set once the room's channel is subscribed
         self.task = asyncio.create_task(self._run(), name=f"feed {code}")
 
     # --- inputs (never await: order of calls is order of delivery) ----------------------------
@@ -145,6 +146,7 @@ class RoomFeed:
     # --- the one worker ------------------------------------------------------------------------
 
     async def _run(self) -> None:
+        await self.ready.wait()
         while True:
             job = await self.queue.get()
             try:
@@ -278,13 +280,29 @@ class Feeds:
         self.rooms: dict[str, RoomFeed] = {}
 
     async def feed(self, code: str) -> RoomFeed:
+        """The room's feed, created (and subscribed to the room's channel) if need be."""
         feed = self.rooms.get(code)
         if feed is None:
             feed = self.rooms[code] = RoomFeed(code, self.source, self.send, self.gone)
             if self.subscriber is not None:
                 # Subscribed before the first snapshot is read: nothing committed after it is
-                # missed.
+                # missed. Jobs wait for this (a join's snapshot, the entries pushed meanwhile).
                 await self.subscriber.subscribe(code)
+            feed.ready.set()
+        return feed
+
+    async def join(self, code: str, conn: Conn, since: int | None) -> RoomFeed:
+        """Start delivering the room to ``conn``. The connection is attached before anything
+        awaits, so a feed being created is never mistaken for an idle one."""
+        feed = self.rooms.get(code)
+        if feed is not None:
+            feed.attach(conn, since)
+            return feed
+        feed = self.rooms[code] = RoomFeed(code, self.source, self.send, self.gone)
+        feed.attach(conn, since)
+        if self.subscriber is not None:
+            await self.subscriber.subscribe(code)
+        feed.ready.set()
         return feed
 
     def committed(self, code: str, version: int, entry: dict[str, Any]) -> None:
@@ -344,7 +362,11 @@ class Subscriber:
         self.codes[channel] = code
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.confirmed[channel] = fut
-        await self.pubsub.subscribe(channel)
+        try:
+            await self.pubsub.subscribe(channel)
+        except Exception:  # Redis away: local commits still flow; gaps are filled later
+            log.warning("could not subscribe to %s; other processes' moves arrive late", code)
+            return
         if self.task is None:
             self.task = asyncio.create_task(self._read(), name="feed subscriber")
         with contextlib.suppress(TimeoutError):

@@ -311,8 +311,7 @@ class SocketHandlers:
             "code": code, "player": joined.player.id, "token": joined.token,
             "seat": joined.player.seat, "name": joined.player.name, "ref": msg.ref,
         }, sid)
-        feed = await self.feeds.feed(code)
-        feed.attach(s, msg.since if msg.token is not None else None)
+        await self.feeds.join(code, s, msg.since if msg.token is not None else None)
         await self.refresh_presence(code)
 
     async def on_op(self, sid: str, s: Session, data: dict[str, Any]) -> None:
