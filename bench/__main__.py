@@ -145,11 +145,14 @@ class WorkerProc:
 
 
 async def create_rooms(url: str, n: int, seats: int) -> list[str]:
+    """Rooms from the built-in standard deck, in which every player may add objects (each bench
+    player creates the card it moves)."""
+    layout = json.loads((REPO / "server" / "library" / "standard.json").read_text())
+    layout.update(seats=seats, edit="all")
     out = []
     async with aiohttp.ClientSession() as http:
         for _ in range(n):
-            async with http.post(f"{url}/api/rooms",
-                                 json={"template": "standard", "seats": seats}) as resp:
+            async with http.post(f"{url}/api/rooms", json={"game_file": layout}) as resp:
                 body = await resp.json()
                 if resp.status != 201:
                     raise RuntimeError(f"POST /api/rooms: {resp.status} {body}")

@@ -1,5 +1,6 @@
 """What the host may do: lock the room, remove a player, turn a game's rules on or off, seat
-computer players, start a game before every seat is taken. Pure changes to a table."""
+computer players, start a game before every seat is taken, say who may edit the table. Pure
+changes to a table."""
 
 from __future__ import annotations
 
@@ -9,10 +10,35 @@ from plugins.registry import GAMES
 from server import games
 from server.errors import BAD_REQUEST, FORBIDDEN, CardtableError
 from server.players import add_computer, hash_token, player_of, remove_player
-from server.table.apply import Change, new_id
-from server.table.objects import Table
+from server.table.apply import Change, board, new_id
+from server.table.objects import Board, Table
 
-ACTIONS = ("lock", "unlock", "remove", "game", "bot", "start")
+ACTIONS = ("lock", "unlock", "remove", "game", "bot", "start", "edit")
+EDITORS = ("host", "all")
+
+
+def may_edit(table: Table, player_id: str) -> bool:
+    """Can this player create, change and delete objects? The host always; everyone else
+    when the host has opened editing to all (the room's board says ``edit: "all"``)."""
+    player = table.players.get(player_id)
+    if player is None:
+        return False
+    found = board(table)
+    return player.host or (found is not None and found.edit == "all")
+
+
+def set_editors(table: Table, who: object, by: str) -> Change:
+    if who not in EDITORS:
+        raise CardtableError(BAD_REQUEST, "Say who may edit: 'host' or 'all'.")
+    found = board(table)
+    change = Change(log=f"{by} let {'everyone' if who == 'all' else 'only the host'} edit "
+                        "the table")
+    if found is None:
+        found = table.objects[Board().id] = Board()
+        change.created.add(found.id)
+    found.edit = str(who)
+    change.dirty.add(found.id)
+    return change
 
 
 def host_action(table: Table, player_id: str, action: str, target: object,
@@ -43,6 +69,9 @@ def host_action(table: Table, player_id: str, action: str, target: object,
         started = games.maybe_start(table, rng, now, force=True)
         assert started is not None
         return started
+    if action == "edit":
+        return set_editors(table, target.get("who") if isinstance(target, dict) else target,
+                           me.name)
     if action == "remove":
         victim = table.players.get(target) if isinstance(target, str) else None
         if victim is None or victim.id == me.id:

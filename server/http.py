@@ -14,16 +14,20 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from plugins.registry import GAMES
-from server import codes
+from server import codes, homemade, library
 from server.addresses import request_address
 from server.config import Config
-from server.errors import BAD_REQUEST, ROOM_NOT_FOUND, CardtableError
+from server.decks import parse_csv, parse_list
+from server.errors import BAD_REQUEST, ROOM_NOT_FOUND, TOO_LARGE, CardtableError
+from server.gamefile import MAX_FILE_BYTES
+from server.images import MAX_IMAGE_BYTES
 from server.limits import RateLimited, check_payload, count_misses, miss_limiter
 from server.messages import CreateRoom, parse
 from server.rooms import RoomService
+from server.table.objects import Table
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -72,7 +76,8 @@ def _page(title: str, paragraphs: list[str], status: int,
 
 def _status_for(err: CardtableError) -> int:
     return {"room_not_found": 404, "rate_limited": 429, "unavailable": 503,
-            "bad_request": 400, "conflict": 409}.get(err.code, 400)
+            "bad_request": 400, "conflict": 409, "forbidden": 403, "bad_token": 401,
+            "too_large": 413, "limit": 413}.get(err.code, 400)
 
 
 def _index(config: Config) -> web.StreamResponse:
@@ -129,17 +134,25 @@ async def create_room(request: web.Request) -> web.Response:
     try:
         await rooms.count_attempt("create", request_address(request, config),
                                   config.joins_per_minute, config.clock)
-        if request.content_length and request.content_length > 16 * 1024:
-            raise CardtableError(BAD_REQUEST, "Request body too large.")
-        raw = await request.read()
+        # Only a game file may be bigger than 16 KB (up to MAX_FILE_BYTES, images included).
+        raw = await _read_capped(request, MAX_FILE_BYTES)
         try:
             body = json.loads(raw) if raw else {}
         except (ValueError, RecursionError):
             raise CardtableError(BAD_REQUEST, "The body must be JSON.") from None
         if not isinstance(body, dict):
             raise CardtableError(BAD_REQUEST, "The body must be a JSON object.")
-        check_payload(body, 16 * 1024)
+        if len(raw) > 16 * 1024 and set(body) != {"game_file"}:
+            raise CardtableError(BAD_REQUEST, "Request body too large.")
+        if "game_file" not in body:  # a file nests deeper; its schema bounds its shape
+            check_payload(body, 16 * 1024)
         msg = parse(CreateRoom, body, "POST /api/rooms")
+        if msg.game_file is not None or msg.library is not None:
+            if len([k for k in body if body[k] is not None]) != 1:
+                raise CardtableError(BAD_REQUEST, "Send a game_file or a library name alone.")
+            made = await homemade.create_from_file(
+                rooms, msg.game_file if msg.game_file is not None else library.entry(msg.library))
+            return _created(request, made)
         if msg.game is not None and (msg.template is not None or msg.seats is not None):
             raise CardtableError(BAD_REQUEST, "A game room's seats and table come from the "
                                  "game: send either game (and options) or template and seats.")
@@ -149,6 +162,25 @@ async def create_room(request: web.Request) -> web.Response:
                                         msg.options)
     except CardtableError as err:
         return _error(err, _status_for(err))
+    return _created(request, table)
+
+
+async def _read_capped(request: web.Request, cap: int) -> bytes:
+    """The request body, refused with ``too_large`` past ``cap`` bytes (read in chunks, so a
+    lying or missing Content-Length changes nothing)."""
+    if request.content_length is not None and request.content_length > cap:
+        raise CardtableError(TOO_LARGE, f"The body may be at most {cap // (1024 * 1024)} MB.")
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := await request.content.readany():
+        size += len(chunk)
+        if size > cap:
+            raise CardtableError(TOO_LARGE, f"The body may be at most {cap // (1024 * 1024)} MB.")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _created(request: web.Request, table: Table) -> web.Response:
     path = f"/r/{table.code}"
     return web.json_response(
         {"code": table.code, "display": codes.pretty(table.code), "path": path,
@@ -183,6 +215,95 @@ async def games_list(request: web.Request) -> web.Response:
         for b in GAMES.values()])
 
 
+def _token(request: web.Request) -> str | None:
+    return request.headers.get("X-Player-Token")
+
+
+def _code(request: web.Request) -> str | None:
+    return codes.normalize(request.match_info["code"])
+
+
+async def game_file(request: web.Request) -> web.Response:
+    """``GET /api/rooms/{code}/game-file[?positions=1]``: the room as a game file (editors)."""
+    rooms = request.app[ROOMS_KEY]
+    positions = request.query.get("positions", "0") in ("1", "true", "yes")
+    try:
+        data = await _lookup(request, _code(request), lambda code: homemade.export_room(
+            rooms, code, _token(request), positions))
+    except CardtableError as err:
+        return _error(err, _status_for(err))
+    return web.json_response(data, headers={
+        "Cache-Control": "no-store",
+        "Content-Disposition": f'attachment; filename="{request.match_info["code"][:12]}'
+                               '.cardtable.json"'})
+
+
+async def upload_image(request: web.Request) -> web.Response:
+    """``POST /api/rooms/{code}/images``: raw body or a multipart file field (editors)."""
+    rooms, config = request.app[ROOMS_KEY], request.app[CONFIG_KEY]
+    try:
+        code = _code(request)
+        data = b""
+        if request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            part = await reader.next()
+            while part is not None and not isinstance(part, BodyPartReader):
+                part = await reader.next()  # pragma: no cover - nested multiparts
+            if part is None:
+                raise CardtableError(BAD_REQUEST, "The form has no file.")
+            while chunk := await part.read_chunk():
+                data += chunk
+                if len(data) > MAX_IMAGE_BYTES:
+                    raise CardtableError(TOO_LARGE, "An image may be at most 2 MB.")
+        else:
+            data = await _read_capped(request, MAX_IMAGE_BYTES)
+        digest, kind = await _lookup(request, code, lambda c: homemade.upload_image(
+            rooms, c, _token(request), data, config.clock))
+    except CardtableError as err:
+        return _error(err, _status_for(err))
+    return web.json_response({"hash": digest, "type": kind,
+                              "url": f"/api/rooms/{code}/images/{digest}"}, status=201)
+
+
+async def get_image(request: web.Request) -> web.StreamResponse:
+    rooms = request.app[ROOMS_KEY]
+    digest = request.match_info["hash"]
+    try:
+        if len(digest) != 64 or any(ch not in "0123456789abcdef" for ch in digest):
+            raise CardtableError(ROOM_NOT_FOUND, "There is no such image in this room.")
+        data, kind = await _lookup(request, _code(request),
+                                   lambda c: homemade.fetch_image(rooms, c, digest))
+    except CardtableError as err:
+        return _error(err, _status_for(err))
+    return web.Response(body=data, content_type=kind, headers={
+        "Cache-Control": "public, max-age=31536000, immutable",
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "default-src 'none'; sandbox"})
+
+
+async def library_list(request: web.Request) -> web.Response:
+    return web.json_response(library.listing())
+
+
+async def parse_deck(request: web.Request) -> web.Response:
+    """``POST /api/decks/parse {"text", "format": "list"|"csv"}``: the cards of a deck list."""
+    try:
+        raw = await _read_capped(request, 256 * 1024)
+        try:
+            body = json.loads(raw)
+        except (ValueError, RecursionError):
+            raise CardtableError(BAD_REQUEST, "The body must be JSON.") from None
+        text = body.get("text") if isinstance(body, dict) else None
+        fmt = body.get("format", "list") if isinstance(body, dict) else None
+        if not isinstance(text, str) or fmt not in ("list", "csv"):
+            raise CardtableError(BAD_REQUEST, 'Send {"text": "...", "format": "list" or "csv"}.')
+        cards = parse_csv(text) if fmt == "csv" else parse_list(text)
+    except CardtableError as err:
+        return _error(err, _status_for(err))
+    return web.json_response({"cards": [
+        {"text": c.text, "color": c.color, "count": c.count, "image": c.image} for c in cards]})
+
+
 async def healthz(request: web.Request) -> web.Response:
     rooms = request.app[ROOMS_KEY]
     ok = await rooms.store.ping()
@@ -196,6 +317,11 @@ def add_routes(app: web.Application, config: Config) -> None:
     app.router.add_post("/api/rooms", create_room)
     app.router.add_get("/api/rooms/{code}", room_info)
     app.router.add_get("/api/games", games_list)
+    app.router.add_get("/api/library", library_list)
+    app.router.add_post("/api/decks/parse", parse_deck)
+    app.router.add_get("/api/rooms/{code}/game-file", game_file)
+    app.router.add_post("/api/rooms/{code}/images", upload_image)
+    app.router.add_get("/api/rooms/{code}/images/{hash}", get_image)
     app.router.add_get("/healthz", healthz)
     assets = config.web_dir
     if assets.exists():

@@ -49,7 +49,8 @@ class Game(_Event):
 
 
 class Host(_Event):
-    action: Literal["lock", "unlock", "remove", "game", "bot", "start"]
+    action: Literal["lock", "unlock", "remove", "game", "bot", "start", "edit"]
+    who: Literal["host", "all"] | None = None  # "edit": who may edit the table
     player: Annotated[str, msgspec.Meta(max_length=40)] | None = None
     game: Annotated[str, msgspec.Meta(max_length=40)] | None = None
     options: dict[str, Any] | None = None
@@ -67,12 +68,15 @@ class Drag(_Event):
 
 
 class CreateRoom(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """``POST /api/rooms``: a free-play room (template, seats) or a game room (game, options)."""
+    """``POST /api/rooms``: a free-play room (template, seats), a game room (game, options),
+    or a homemade game from a game file or the built-in library (alone)."""
 
     template: Annotated[str, msgspec.Meta(max_length=40)] | None = None
     seats: Annotated[int, msgspec.Meta(ge=1, le=63)] | None = None
     game: Annotated[str, msgspec.Meta(max_length=40)] | None = None
     options: dict[str, Any] | None = None
+    game_file: dict[str, Any] | None = None
+    library: Annotated[str, msgspec.Meta(max_length=40)] | None = None
 
 
 class OpRef(msgspec.Struct, kw_only=True):

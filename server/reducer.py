@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from server import games
-from server.host import host_action
+from server.errors import FORBIDDEN, CardtableError
+from server.host import host_action, may_edit
 from server.players import add_player, player_of, rename, take_seat
 from server.presence import settle
 from server.table.apply import Actor, Change, Limits, stamp, table_change
 from server.table.objects import Table
-from server.table.ops import Op
+from server.table.ops import EDIT_OPS, Op
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,9 @@ def _actor(table: Table, player_id: str) -> Actor:
 def _change(table: Table, intent: Intent, env: Env) -> Change | None:
     if isinstance(intent, TableOp):
         actor = _actor(table, intent.player_id)
+        if isinstance(intent.op, EDIT_OPS) and not may_edit(table, actor.player_id):
+            raise CardtableError(FORBIDDEN, "Only the host can edit this table (the host can "
+                                 "let everyone edit).")
         if table.game is not None:
             return games.game_op(table, actor, intent.op, env.limits, env.rng, env.now)
         return table_change(table, actor, intent.op, env.limits, env.rng)

@@ -298,9 +298,9 @@ class RoomService:
     async def host_action(self, code: str, player_id: str, action: object,
                           target: object = None) -> Commit:
         """Host only: lock/unlock, remove a player, game rules on/off, computers, start."""
-        if action not in ("lock", "unlock", "remove", "game", "bot", "start"):
+        if action not in ("lock", "unlock", "remove", "game", "bot", "start", "edit"):
             raise CardtableError(BAD_REQUEST, "Host actions are lock, unlock, remove, game, "
-                                 "bot and start.")
+                                 "bot, start and edit.")
         return await self._mutate(code, Host(player_id, str(action), target), player_id,
                                   reason="host")
 

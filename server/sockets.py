@@ -347,9 +347,10 @@ class SocketHandlers:
         assert self.rooms is not None
         msg = parse(Host, data, "host")
         code, pid = self._joined(s)
-        given = {k for k in ("player", "game", "options", "seat") if k in data}
+        given = {k for k in ("player", "game", "options", "seat", "who") if k in data}
         allowed = {"lock": set(), "unlock": set(), "remove": {"player"},
-                   "game": {"game", "options"}, "bot": {"seat"}, "start": set()}[msg.action]
+                   "game": {"game", "options"}, "bot": {"seat"}, "start": set(),
+                   "edit": {"who"}}[msg.action]
         if given - allowed:
             raise CardtableError(BAD_REQUEST, f"'host' {msg.action} takes no "
                                  f"{sorted(given - allowed)[0]!r}.")
@@ -360,6 +361,8 @@ class SocketHandlers:
             target = {"game": msg.game, "options": msg.options}
         elif msg.action == "bot":
             target = {"seat": msg.seat}
+        elif msg.action == "edit":
+            target = {"who": msg.who}
         else:
             target = None
         commit = await self.rooms.host_action(code, pid, msg.action, target)

@@ -25,8 +25,9 @@ redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 
-# KEYS: room, log. ARGV: expected version, new version, blob, log entry ('' for none), cap, ttl,
-# the room's feed channel. Publishing inside the script puts entries on the channel in commit order.
+# KEYS: room, log, images. ARGV: expected version, new version, blob, log entry ('' for none),
+# cap, ttl, the room's feed channel. Publishing inside the script puts entries on the channel in
+# commit order.
 _COMMIT = """
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return -1 end
@@ -39,6 +40,7 @@ if ARGV[4] ~= '' then
 end
 redis.call('EXPIRE', KEYS[1], ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[6])
+redis.call('EXPIRE', KEYS[3], ARGV[6])
 return -2
 """
 
@@ -82,6 +84,11 @@ def log_key(code: str) -> str:
 
 def presence_key(code: str) -> str:
     return f"ct:{{{code}}}:here"
+
+
+def image_key(code: str) -> str:
+    """The hash of a room's uploaded images, sha256 -> bytes."""
+    return f"ct:{{{code}}}:img"
 
 
 def feed_channel(code: str) -> str:
@@ -136,7 +143,7 @@ class RedisStore:
                      entry: bytes | None) -> None:
         """Write ``blob`` as version ``new`` if the store still holds ``expected``."""
         res = await self._call(self._commit(
-            keys=[room_key(code), log_key(code)],
+            keys=[room_key(code), log_key(code), image_key(code)],
             args=[expected, new, blob, entry or b"", self.log_cap, self.ttl, feed_channel(code)],
         ))
         res = int(res)
@@ -256,6 +263,71 @@ return {}
     async def window_drop(self, key: str, member: str) -> None:
         """Forget one event recorded by :meth:`window_add`."""
         await self._call(self.redis.zrem(key, member))
+
+    # --- images of homemade games: content-addressed, kept with the room ------------------
+
+    # KEYS: room, images. ARGV: sha256, bytes, most images, ttl. 1 stored, 0 already there,
+    # -1 no such room, -2 the room holds its most images.
+    _PUT_IMAGE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then
+  redis.call('EXPIRE', KEYS[2], ARGV[4])
+  return 0
+end
+if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[3]) then return -2 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return 1
+"""
+
+    # KEYS: room, images. ARGV: version, blob, ttl, then sha256 and bytes of each image.
+    _CREATE_WITH_IMAGES = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('DEL', KEYS[2])
+for i = 4, #ARGV, 2 do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+end
+if #ARGV >= 4 then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
+return 1
+"""
+
+    @cached_property
+    def _put_image(self) -> Any:
+        return self.redis.register_script(self._PUT_IMAGE)
+
+    @cached_property
+    def _create_with_images(self) -> Any:
+        return self.redis.register_script(self._CREATE_WITH_IMAGES)
+
+    async def put_image(self, code: str, digest: str, data: bytes, most: int) -> int:
+        """Store an image under its sha256 with room ``code`` (same TTL as the room): 1 stored,
+        0 already there, -1 no such room, -2 the room already holds ``most`` images."""
+        return int(await self._call(self._put_image(
+            keys=[room_key(code), image_key(code)], args=[digest, data, most, self.ttl])))
+
+    async def get_image(self, code: str, digest: str) -> bytes | None:
+        got = await self._call(self.redis.hget(image_key(code), digest))
+        return None if got is None else bytes(got)
+
+    async def get_images(self, code: str, digests: Sequence[str]) -> dict[str, bytes]:
+        """The room's images among ``digests`` (missing ones left out)."""
+        if not digests:
+            return {}
+        got = await self._call(self.redis.hmget(image_key(code), list(digests)))
+        return {d: bytes(b) for d, b in zip(digests, got, strict=True) if b is not None}
+
+    async def create_with_images(self, code: str, blob: bytes, version: int,
+                                 images: dict[str, bytes]) -> bool:
+        """:meth:`create` and the room's images in one atomic step; False if the code is
+        taken (then nothing is written)."""
+        args: list[Any] = [version, blob, self.ttl]
+        for digest, data in images.items():
+            args += [digest, data]
+        done = await self._call(self._create_with_images(
+            keys=[room_key(code), image_key(code)], args=args))
+        return bool(done)
 
     async def close(self) -> None:
         await self.redis.aclose()

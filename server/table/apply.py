@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 
+from server.decks import faces_of
 from server.errors import (
     CONFLICT,
     FORBIDDEN,
@@ -31,7 +32,10 @@ from server.errors import (
 )
 from server.table import ops as O
 from server.table.objects import (
+    BOARD_ID,
     TABLE_W,
+    Board,
+    Button,
     Card,
     Chips,
     Counter,
@@ -47,7 +51,7 @@ from server.table.view import in_other_hand, visible_faces
 
 SYSTEM_RNG: random.Random = secrets.SystemRandom()
 UNDOABLE = (O.Move, O.MoveMany, O.Flip, O.Rotate, O.Split, O.Merge, O.ChipsMove, O.ChipsAdd,
-            O.CounterSet, O.Create, O.Update, O.Delete, O.Take)
+            O.CounterSet, O.Create, O.Update, O.Delete, O.Take, O.Background)
 
 
 LOG_LINES = 50  # public log lines kept in the room, sent with every snapshot
@@ -218,13 +222,23 @@ def _attach(ctx: _Ctx, card: Card, c: Stack | Hand, index: int | None) -> None:
     ctx.touch_container(c)
 
 
+def _flip_card(ctx: _Ctx, card: Card, up: bool) -> None:
+    ctx.touch(card)
+    card.up = up
+    c = _container(ctx.table, card)
+    if c is not None:
+        ctx.touch_container(c)
+
+
 def _name(obj: Obj) -> str:
     if isinstance(obj, Stack):
         return obj.label or "a pile"
     if isinstance(obj, Hand):
         return f"seat {obj.seat + 1}'s hand"
+    if isinstance(obj, Button):
+        return f"the button {obj.label!r}" if obj.label else "a button"
     return {Card: "a card", Chips: "chips", Counter: "a counter", Die: "a die",
-            Label: "a label"}.get(type(obj), "an object")
+            Label: "a label", Board: "the table"}.get(type(obj), "an object")
 
 
 def _plural(n: int, word: str) -> str:
@@ -286,6 +300,8 @@ def _move(ctx: _Ctx, actor: Actor, op: O.Move, limits: Limits) -> str:
         return _move_card(ctx, actor, obj, op)
     if isinstance(obj, Hand):
         raise CardtableError(INVALID_MOVE, "Hands stay with their seat.")
+    if isinstance(obj, Board):
+        raise CardtableError(INVALID_MOVE, "The table itself does not move.")
     if op.to is not None:
         if not isinstance(obj, Stack):
             raise CardtableError(INVALID_MOVE, "Only cards and piles can go into a pile or hand.")
@@ -402,8 +418,8 @@ def _flip(ctx: _Ctx, actor: Actor, op: O.Flip, limits: Limits) -> str:
 def _rotate(ctx: _Ctx, actor: Actor, op: O.Rotate, limits: Limits) -> str:
     obj = _get(ctx, op.id)
     check_ov(obj, op.ov)
-    if isinstance(obj, Hand):
-        raise CardtableError(INVALID_MOVE, "Hands can't be rotated.")
+    if isinstance(obj, Hand | Board):
+        raise CardtableError(INVALID_MOVE, "Hands and the table can't be rotated.")
     if isinstance(obj, Card):
         _check_card_reachable(ctx.table, obj, actor)
     _check_unlocked(obj)
@@ -592,14 +608,21 @@ def _create(ctx: _Ctx, actor: Actor, op: O.Create, limits: Limits) -> str:
     base: dict[str, Any] = {"x": op.x, "y": op.y, "z": z}
     obj: Obj
     if op.kind == "card":
-        if not op.faces or len(op.faces) != 1:
+        one = faces_of(op.cards, 1) if op.cards is not None and op.faces is None else op.faces
+        if not one or len(one) != 1:
             raise CardtableError(INVALID_MOVE, "A card needs exactly one face.")
-        obj = Card(id=new_id("c", ctx.rng), face=op.faces[0], back=op.back or "blue",
+        obj = Card(id=new_id("c", ctx.rng), face=one[0], back=op.back or "blue",
                    up=op.up, **base)
         ctx.add(obj)
         return f"{actor.name} added a card"
     if op.kind in ("deck", "stack", "zone"):
-        faces = op.faces if op.faces is not None else (STANDARD_FACES if op.kind == "deck" else [])
+        if op.faces is not None and op.cards is not None:
+            raise CardtableError(INVALID_MOVE, "Give a deck either faces or cards, not both.")
+        if op.cards is not None:
+            faces = faces_of(op.cards, limits.max_deck)
+        else:
+            faces = op.faces if op.faces is not None else (
+                STANDARD_FACES if op.kind == "deck" else [])
         if len(faces) > limits.max_deck:
             raise CardtableError(LIMIT, f"A deck holds at most {limits.max_deck} cards.")
         holder = op.kind == "zone"
@@ -623,6 +646,9 @@ def _create(ctx: _Ctx, actor: Actor, op: O.Create, limits: Limits) -> str:
                       label=op.label or "", **base)
     elif op.kind == "die":
         obj = Die(id=new_id("d", ctx.rng), sides=op.sides or 6, value=1, **base)
+    elif op.kind == "button":
+        obj = Button(id=new_id("b", ctx.rng), label=op.label or "", steps=list(op.steps or []),
+                     w=op.w or 120.0, h=op.h or 48.0, **base)
     else:
         obj = Label(id=new_id("l", ctx.rng), text=op.text or op.label or "", **base)
     ctx.add(obj)
@@ -637,6 +663,8 @@ _EDITABLE: dict[type, tuple[str, ...]] = {
     Die: ("sides", "locked"),
     Label: ("text", "locked"),
     Hand: (),
+    Button: ("label", "w", "h", "locked", "steps"),
+    Board: (),
 }
 
 
@@ -647,7 +675,7 @@ def _update(ctx: _Ctx, actor: Actor, op: O.Update, limits: Limits) -> str:
         _check_card_reachable(ctx.table, obj, actor)
     allowed = _EDITABLE[type(obj)]
     fields = {k: v for k in ("label", "text", "w", "h", "step", "sides", "color", "locked",
-                             "layout") if (v := getattr(op, k)) is not None}
+                             "layout", "steps") if (v := getattr(op, k)) is not None}
     bad = [k for k in fields if k not in allowed]
     if bad:
         raise CardtableError(INVALID_MOVE, f"{_name(obj).capitalize()} has no editable {bad[0]}.")
@@ -655,7 +683,7 @@ def _update(ctx: _Ctx, actor: Actor, op: O.Update, limits: Limits) -> str:
         raise CardtableError(INVALID_MOVE, "Nothing to change.")
     ctx.touch(obj)
     for k, v in fields.items():
-        setattr(obj, k, v)
+        setattr(obj, k, list(v) if k == "steps" else v)
     if isinstance(obj, Stack) and "layout" in fields:
         for cid in obj.cards:
             ctx.touch(ctx.table.objects[cid])
@@ -670,6 +698,8 @@ def _delete(ctx: _Ctx, actor: Actor, op: O.Delete, limits: Limits) -> str:
     check_ov(obj, op.ov)
     if isinstance(obj, Hand):
         raise CardtableError(INVALID_MOVE, "Hands belong to their seat and can't be deleted.")
+    if isinstance(obj, Board):
+        raise CardtableError(INVALID_MOVE, "The table itself can't be deleted.")
     _check_unlocked(obj)
     if isinstance(obj, Card):
         _check_card_reachable(t, obj, actor)
@@ -680,6 +710,34 @@ def _delete(ctx: _Ctx, actor: Actor, op: O.Delete, limits: Limits) -> str:
     if obj.id in t.objects:
         ctx.remove(obj)
     return f"{actor.name} removed {_name(obj)}"
+
+
+def board(table: Table) -> Board | None:
+    found = table.objects.get(BOARD_ID)
+    return found if isinstance(found, Board) else None
+
+
+def ensure_board(ctx: _Ctx) -> Board:
+    """The room's board, made (at its defaults) the first time a setting changes."""
+    found = board(ctx.table)
+    if found is None:
+        found = Board()
+        ctx.add(found)
+    else:
+        ctx.touch(found)
+    return found
+
+
+def _background(ctx: _Ctx, actor: Actor, op: O.Background, limits: Limits) -> str:
+    b = ensure_board(ctx)
+    b.background = op.value
+    return f"{actor.name} changed the table's background"
+
+
+def _press(ctx: _Ctx, actor: Actor, op: O.Press, limits: Limits) -> str:
+    from server.buttons import press  # the executor builds on this module's helpers
+
+    return press(ctx, actor, op, limits)
 
 
 _CHANGED_SINCE = "Someone has changed that since; it can't be undone."
@@ -732,7 +790,8 @@ _HANDLERS: dict[type, Any] = {
     O.Move: _move, O.MoveMany: _move_many, O.Flip: _flip, O.Rotate: _rotate,
     O.Shuffle: _shuffle, O.Deal: _deal, O.Take: _take, O.Split: _split, O.Merge: _merge,
     O.ChipsMove: _chips_move, O.ChipsAdd: _chips_add, O.CounterSet: _counter, O.Roll: _roll,
-    O.Create: _create, O.Update: _update, O.Delete: _delete,
+    O.Create: _create, O.Update: _update, O.Delete: _delete, O.Background: _background,
+    O.Press: _press,
 }
 
 __all__ = ["Actor", "Change", "Limits", "apply_op", "new_id", "stamp", "table_change",

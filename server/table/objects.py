@@ -12,6 +12,8 @@ from typing import Any
 
 import msgspec
 
+from server.steps import Step
+
 TABLE_W = 1600.0
 TABLE_H = 1000.0
 
@@ -86,7 +88,32 @@ class Label(Placed, tag="label", kw_only=True):
     owner: int | None = None
 
 
-Obj = Card | Stack | Hand | Chips | Counter | Die | Label
+class Button(Placed, tag="button", kw_only=True):
+    """An automation button: any seated player presses it to run its steps in one commit."""
+
+    id: str
+    label: str = ""
+    steps: list[Step] = msgspec.field(default_factory=list)
+    w: float = 120.0
+    h: float = 48.0
+
+
+BOARD_ID = "board"
+
+
+class Board(Placed, tag="board", kw_only=True):
+    """The room's settings that every view shows: who may edit (``edit``: "host" or "all"),
+    the table's background (a colour or an uploaded image's sha256) and the game's title.
+    There is at most one, with id ``board``; a room without one has the defaults."""
+
+    id: str = BOARD_ID
+    edit: str = "host"
+    background: str = ""
+    title: str = ""
+    description: str = ""
+
+
+Obj = Card | Stack | Hand | Chips | Counter | Die | Label | Button | Board
 Container = Stack | Hand
 
 

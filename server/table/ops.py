@@ -11,7 +11,9 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from server.decks import CardSpec, Look
 from server.errors import BAD_REQUEST, CardtableError
+from server.steps import Steps
 
 Id = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 Coord = Annotated[float, msgspec.Meta(ge=-10000.0, le=10000.0)]
@@ -126,18 +128,22 @@ class Roll(_Op, tag="roll"):
     id: Id
 
 
-Kind = Literal["card", "deck", "stack", "zone", "chips", "counter", "die", "label"]
+Kind = Literal["card", "deck", "stack", "zone", "chips", "counter", "die", "label", "button"]
 
 
 class Create(_Op, tag="create"):
-    """Editor: create an object. ``faces`` lists card faces for a card (one) or a deck."""
+    """Editor: create an object. ``faces`` lists card faces for a card (one) or a deck;
+    ``cards`` describes a custom deck (text, colour, count, image); ``back`` is a colour name
+    or an uploaded image's sha256; ``steps`` are a button's."""
 
     kind: Kind
     x: Coord = 0.0
     y: Coord = 0.0
     faces: Annotated[list[Face], msgspec.Meta(max_length=500)] | None = None
+    cards: Annotated[list[CardSpec], msgspec.Meta(max_length=500)] | None = None
     up: bool = False
-    back: Annotated[str, msgspec.Meta(max_length=20, pattern=r"^[a-z0-9-]*$")] | None = None
+    back: Look | None = None
+    steps: Steps | None = None
     label: Text | None = None
     text: Text | None = None
     w: Annotated[float, msgspec.Meta(ge=20, le=2000)] | None = None
@@ -163,6 +169,7 @@ class Update(_Op, tag="update"):
     color: Annotated[str, msgspec.Meta(max_length=20, pattern=r"^[a-z0-9#-]*$")] | None = None
     locked: bool | None = None
     layout: Literal["pile", "row"] | None = None
+    steps: Steps | None = None
     ov: Ver | None = None
 
 
@@ -175,15 +182,30 @@ class Undo(_Op, tag="undo"):
     pass
 
 
+class Background(_Op, tag="background"):
+    """Editor: the table's background, a colour name or an uploaded image's sha256 ("": none)."""
+
+    value: Look
+
+
+class Press(_Op, tag="press"):
+    """Any seated player: run a button's steps, all in one commit or none of them."""
+
+    id: Id
+
+
+EDIT_OPS = (Create, Update, Delete, Background)  # need the room's edit permission
+
+
 Op = (
     Move | MoveMany | Flip | Rotate | Shuffle | Deal | Take | Split | Merge | ChipsMove | ChipsAdd
-    | CounterSet | Roll | Create | Update | Delete | Undo
+    | CounterSet | Roll | Create | Update | Delete | Undo | Background | Press
 )
 
 OP_NAMES: list[str] = sorted(
     str(cls.__struct_config__.tag)
     for cls in (Move, MoveMany, Flip, Rotate, Shuffle, Deal, Take, Split, Merge, ChipsMove,
-                ChipsAdd, CounterSet, Roll, Create, Update, Delete, Undo)
+                ChipsAdd, CounterSet, Roll, Create, Update, Delete, Undo, Background, Press)
 )
 
 

@@ -13,9 +13,10 @@ import msgspec
 import pytest
 
 from server.errors import CardtableError
+from server.steps import ShuffleStep
 from server.table import ops as O
 from server.table.apply import STANDARD_FACES, Limits
-from server.table.objects import Card, Chips, Counter, Die, Label, Stack, Table
+from server.table.objects import Button, Card, Chips, Counter, Die, Label, Stack, Table
 from server.table.view import visible_faces
 from tests.table.helpers import (
     add_card,
@@ -766,8 +767,10 @@ def test_move_many_refusals(t):
 def _one_of_each(t: Table) -> list[O.Op]:
     top = deck(t).cards[-1]
     add_pile(t, "p", ["S1", "S2"])
+    t.objects["b1"] = Button(id="b1", label="Shuffle", steps=[ShuffleStep(id="deck")])
     return [
-        O.Move(id=top, x=1, y=1), O.MoveMany(ids=[top], to="discard"), O.Flip(id=top), O.Rotate(id="deck", rot=90),
+        O.Move(id=top, x=1, y=1), O.MoveMany(ids=[top], to="discard"), O.Flip(id=top),
+        O.Rotate(id="deck", rot=90), O.Background(value="navy"), O.Press(id="b1"),
         O.Shuffle(id="deck"), O.Deal(id="deck", n=1), O.Take(id="deck"),
         O.Split(id="deck", n=1, x=0, y=0), O.Merge(id="p", into="deck"),
         O.ChipsMove(id="k1", to="k2", n=1), O.ChipsAdd(id="k1", n=1),

@@ -106,6 +106,10 @@ def _move_many(t: Table) -> O.Op:
     return O.MoveMany(ids=[ids[2], ids[0]], to="deck")
 
 
+def _background(t: Table) -> O.Op:
+    return O.Background(value="navy")
+
+
 def _split(t: Table) -> O.Op:
     return O.Split(id="deck", n=10, x=5, y=5)
 
@@ -166,7 +170,8 @@ def _delete_pile(t: Table) -> O.Op:
 UNDOABLE: list[Setup] = [
     _loose, _top_to_table, _play_face_up, _card_on_card, _card_into_pile_middle, _reorder_hand,
     _move_pile, _pile_to_hand, _pile_on_pile, _flip_up, _flip_pile, _rotate_card, _rotate_pile,
-    _take, _move_many, _split, _merge, _chips_move, _chips_add, _counter, _create_deck, _create_die,
+    _take, _move_many, _background, _split, _merge, _chips_move, _chips_add, _counter,
+    _create_deck, _create_die,
     _update_pile, _update_layout, _update_die, _delete_card, _delete_top_of_pile, _delete_pile,
 ]
 
@@ -189,7 +194,7 @@ def test_undoable_operations_are_all_covered():
         table = seated_table()
         add_misc(table)
         kinds.add(type(setup(table)))
-    not_undoable = {O.Shuffle, O.Deal, O.Roll, O.Undo}
+    not_undoable = {O.Shuffle, O.Deal, O.Roll, O.Undo, O.Press}
     assert kinds == set(get_args(O.Op)) - not_undoable
 
 
