@@ -1,0 +1,216 @@
+"""Pennies on the table: the stock and discard pile in the middle, each player's meld area,
+pennies as chips at each place and a shared spent pile, and the round's contract shown as a
+label; the buying window as a prompt with a countdown.
+
+Drags: the cards selected in your hand dropped together on "New meld" = lay them down (split
+into sets by rank, wild cards filling the sets that need them; the engine has the last word),
+cards onto a meld = lay them off, one card onto the discard pile = discard it. Buying, declining
+and passing are prompts; the next round is a button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from plugins.base import Control, Cosmetic, Drop, Marker, Projection, Rejection, ZoneSpec
+from plugins.cards import card_name, card_names, rank
+from plugins.layout import at, slots
+from plugins.pennies.bot import choose_action
+from plugins.pennies.rules import ENGINE, Pennies, PenniesState
+
+NEW_MELD = "newmeld"
+
+
+def meld_zone(player: int, index: int) -> str:
+    return f"m{player}x{index}"
+
+
+def split_sets(
+    cards: Sequence[str], wild: frozenset[int], sizes: Sequence[int]
+) -> list[dict[str, Any]]:
+    """A selection of cards as sets: naturals grouped by rank, wild cards added to the sets
+    short of the sizes the round asks for (or of 3), biggest need first."""
+    naturals: dict[int, list[str]] = {}
+    wilds: list[str] = []
+    for c in cards:
+        r = rank(c)
+        if r == 0:
+            wilds.append(c)
+        else:
+            naturals.setdefault(r, []).append(c)
+    # A wild rank forms its own set only when it has company of its own rank or nothing else.
+    for r in sorted(wild - {0}):
+        if r in naturals and len(naturals) > 1 and len(naturals[r]) < 2:
+            wilds.extend(naturals.pop(r))
+    groups = sorted(naturals.items(), key=lambda kv: -len(kv[1]))
+    needs = sorted(sizes, reverse=True) or [3]
+    sets: list[tuple[int, list[str]]] = []
+    for i, (r, group) in enumerate(groups):
+        want = needs[i] if i < len(needs) else 3
+        extra = max(0, want - len(group))
+        take, wilds = wilds[:extra], wilds[extra:]
+        sets.append((r, [*group, *take]))
+    if wilds and sets:
+        sets[0][1].extend(wilds)
+    return [{"cards": cards, "rank": r} for r, cards in sets]
+
+
+class PenniesBinding:
+    info = ENGINE.info
+    engine: Pennies = ENGINE
+    widgets: tuple[str, ...] = ()
+
+    def project(self, state: PenniesState) -> Projection:
+        n = state.players
+        places = slots(n)
+        zones = [
+            ZoneSpec("stock", "Stock", 560.0, 330.0, tuple(reversed(state.stock))),
+            ZoneSpec("discard", "Discard", 720.0, 330.0, tuple(state.discard), up=True, drop=True),
+            ZoneSpec(NEW_MELD, "New meld", 880.0, 330.0, (), layout="row", w=230.0, drop=True),
+        ]
+        markers = [
+            Marker(
+                "spent", "chips", 1080.0, 330.0, label="Spent", value=state.spent, color="copper"
+            ),
+            Marker(
+                "contract",
+                "label",
+                560.0,
+                250.0,
+                text=self.engine.view(state, None)["requirement"]["text"],
+            ),
+        ]
+        for p in range(n):
+            for i, meld in enumerate(state.melds[p]):
+                x, y = at(places[p], 230.0, -420.0 + 215.0 * i)
+                zones.append(
+                    ZoneSpec(
+                        meld_zone(p, i),
+                        "",
+                        x - 100,
+                        y - 75,
+                        tuple(meld.cards),
+                        up=True,
+                        layout="row",
+                        w=200.0,
+                        owner=p,
+                        drop=True,
+                    )
+                )
+            px, py = at(places[p], 40.0, 360.0)
+            markers.append(
+                Marker(
+                    f"pennies{p}",
+                    "chips",
+                    px,
+                    py,
+                    label="Pennies",
+                    value=state.pennies[p],
+                    color="copper",
+                    owner=p,
+                )
+            )
+        return Projection(
+            zones=tuple(zones),
+            hands={p: tuple(h) for p, h in enumerate(state.hands)},
+            deal=state.round_no,
+            markers=tuple(markers),
+            slots=places,
+        )
+
+    def interpret(self, state: PenniesState, drop: Drop) -> dict[str, Any] | Cosmetic | Rejection:
+        src, dest, cards = drop.source, drop.dest, drop.cards
+        if src == "hand" and dest == "hand":
+            return Cosmetic()
+        if src == "hand" and dest == NEW_MELD:
+            row = self.engine.requirement(state)
+            opened = state.opened[drop.player]
+            sizes = [] if opened else list(row.first_meld)
+            return {"type": "meld", "melds": split_sets(cards, self.engine.wild(state), sizes)}
+        if src == "hand" and dest.startswith("m") and "x" in dest:
+            owner, _, index = dest[1:].partition("x")
+            if owner.isdigit() and index.isdigit():
+                return {
+                    "type": "lay_off",
+                    "cards": list(cards),
+                    "meld": {"player": int(owner), "index": int(index)},
+                }
+        if src == "hand" and dest == "discard" and len(cards) == 1:
+            return {"type": "discard", "card": cards[0]}
+        if dest == "hand" and src in ("stock", "discard"):
+            return Rejection(
+                "use_the_buttons",
+                "In Pennies you buy the discard or decline (and draw) with the buttons.",
+            )
+        return Rejection(
+            "not_a_pennies_move",
+            "In Pennies you lay down sets on 'New meld', "
+            "lay off onto melds and discard onto the discard pile.",
+        )
+
+    def controls(self, state: PenniesState, player: int) -> list[Control]:
+        out: list[Control] = []
+        top = state.discard[-1] if state.discard else None
+        for action in self.engine.legal_actions(state, player):
+            kind = action["type"]
+            if kind == "buy" and top is not None:
+                out.append(
+                    Control(
+                        action, f"Buy the {card_name(top)} for a penny", kind="prompt", group="buy"
+                    )
+                )
+            elif kind in ("decline", "pass"):
+                out.append(Control(action, "No thanks", kind="prompt", group="buy"))
+            elif kind == "meld":
+                cards = tuple(c for m in action["melds"] for c in m["cards"])
+                out.append(
+                    Control(
+                        action,
+                        f"Meld the {card_names(cards)}",
+                        kind="drag",
+                        source="hand",
+                        dest=NEW_MELD,
+                        cards=cards,
+                    )
+                )
+            elif kind == "lay_off":
+                m = action["meld"]
+                cards = tuple(action["cards"])
+                out.append(
+                    Control(
+                        action,
+                        f"Lay off the {card_names(cards)}",
+                        kind="drag",
+                        source="hand",
+                        dest=meld_zone(m["player"], m["index"]),
+                        cards=cards,
+                    )
+                )
+            elif kind == "discard":
+                card = action["card"]
+                out.append(
+                    Control(
+                        action,
+                        f"Discard the {card_name(card)}",
+                        kind="drag",
+                        source="hand",
+                        dest="discard",
+                        cards=(card,),
+                    )
+                )
+            elif kind == "next_round":
+                out.append(Control(action, "Next round"))
+        return out
+
+    def bot(self, state: PenniesState, player: int, rng: Any) -> dict[str, Any] | None:
+        return choose_action(self.engine, state, player, rng)
+
+    def hint(self, state: PenniesState, player: int) -> str | None:
+        if state.phase == "play" and state.turn == player and not state.opened[player]:
+            need = self.engine.view(state, None)["requirement"]["text"]
+            return f"Your first meld this round: {need}"
+        return None
+
+
+BINDING = PenniesBinding()
