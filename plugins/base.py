@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+import msgspec
+
 S = TypeVar("S")
 
 
@@ -27,6 +29,16 @@ class Rejection:
 
     code: str
     message: str
+
+
+_TO_PLAIN = msgspec.msgpack.Encoder()
+_FROM_PLAIN = msgspec.msgpack.Decoder()
+
+
+def plain(obj: Any) -> Any:
+    """Structs and tuples as plain dicts and lists: what ``dump`` and ``view`` hand out (and
+    exactly what msgpack gives back)."""
+    return _FROM_PLAIN.decode(_TO_PLAIN.encode(obj))
 
 
 class InvalidState(ValueError):

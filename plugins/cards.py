@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
+from plugins.base import Rejection
+
 SUITS = "CDHS"
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 RANK_NAMES = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
@@ -134,6 +136,16 @@ def is_run(cards: Sequence[str], *, min_len: int = 3) -> bool:
         return False
     ranks = sorted(rank(c) for c in cards)
     return all(b == a + 1 for a, b in zip(ranks, ranks[1:], strict=False))
+
+
+def bad_card(card: object, *, jokers: bool = False) -> Rejection:
+    """The rejection every engine gives for a missing or malformed card code."""
+    if card is None:
+        return Rejection("bad_card", "Say which card, written like H5 (5 of hearts) or S12 "
+                         "(queen of spades).")
+    also = " or J1 (a joker)" if jokers else ""
+    return Rejection("bad_card", f"That is not a card: {card!r}. Cards are written like H5 (5 of "
+                     f"hearts), S12 (queen of spades), C1 (ace of clubs){also}.")
 
 
 def points(card: str) -> int:

@@ -158,8 +158,9 @@ from plugins.base import (
     RulesEngine,
     Scheduled,
     Scoreboard,
+    plain,
 )
-from plugins.cards import card_name, card_names
+from plugins.cards import bad_card, card_name, card_names
 from plugins.gin_rummy.melds import (
     Arrangement,
     arrangement_of,
@@ -607,12 +608,12 @@ class GinRummy:
             "hands_won": list(state.hands_won),
             "draws": state.draws,
             "last_move": msgspec.structs.asdict(state.last_move) if state.last_move else None,
-            "last_result": _plain(state.history[-1]) if state.history else None,
+            "last_result": plain(state.history[-1]) if state.history else None,
             "history": [
                 {"hand_no": h.hand_no, "kind": h.kind, "winner": h.winner, "points": h.points}
                 for h in state.history
             ],
-            "game_result": _plain(state.game_result) if state.game_result else None,
+            "game_result": plain(state.game_result) if state.game_result else None,
         }
 
     # ------------------------------------------------------------ v2 texts
@@ -781,7 +782,7 @@ class GinRummy:
 
     def dump(self, state: GinState) -> dict[str, Any]:
         """The state as plain data (str/int/bool/list/dict/None), for msgpack or JSON."""
-        data = _plain(state)
+        data = plain(state)
         assert isinstance(data, dict)
         return data
 
@@ -917,7 +918,7 @@ class GinRummy:
     ) -> str | Rejection:
         card = action.get("card")
         if not is_card(card):
-            return _bad_card(card)
+            return bad_card(card)
         assert isinstance(card, str)
         if card not in state.hands[player]:
             return Rejection("not_in_hand", f"You don't hold the {card_name(card)}.")
@@ -1033,7 +1034,7 @@ class GinRummy:
         assert knock is not None
         card = action.get("card")
         if not is_card(card):
-            return _bad_card(card)
+            return bad_card(card)
         assert isinstance(card, str)
         if card not in state.hands[player]:
             return Rejection("not_in_hand", f"You don't hold the {card_name(card)}.")
@@ -1450,22 +1451,6 @@ def _check_history(state: GinState) -> str:
     return ""
 
 
-def _plain(obj: Any) -> Any:
-    """Structs and tuples as plain dicts and lists (msgpack-compatible primitives)."""
-    return msgspec.msgpack.decode(msgspec.msgpack.encode(obj))
-
-
-def _bad_card(card: object) -> Rejection:
-    if card is None:
-        return Rejection(
-            "bad_card",
-            "Say which card, written like H5 (the 5 of hearts) or S12 (the queen of spades).",
-        )
-    return Rejection(
-        "bad_card",
-        f"That is not a card: {card!r}. Cards are written like H5 (the 5 of hearts), "
-        "S12 (the queen of spades) or C1 (the ace of clubs).",
-    )
 
 
 def _upcard_refused() -> Rejection:

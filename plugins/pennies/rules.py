@@ -108,8 +108,9 @@ from plugins.base import (
     RevealLine,
     Scheduled,
     Scoreboard,
+    plain,
 )
-from plugins.cards import card_name, deck, is_card, rank, rank_name, sort_key
+from plugins.cards import bad_card, card_name, deck, is_card, rank, rank_name, sort_key
 from plugins.pennies.chart import (
     ROUNDS,
     and_list,
@@ -547,13 +548,7 @@ def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*values[:i], value, *values[i + 1 :])
 
 
-_ENCODE = msgspec.json.Encoder().encode
-_DECODE = msgspec.json.Decoder().decode
 
-
-def _plain(obj: Any) -> Any:
-    """Structs and tuples as plain dicts and lists (msgpack-compatible primitives)."""
-    return _DECODE(_ENCODE(obj))
 
 
 _ACTIONS = ("buy", "decline", "pass", "meld", "lay_off", "discard", "next_round")
@@ -811,8 +806,8 @@ class Pennies:
                 "paid": [list(h.paid) for h in state.history],
                 "totals": _column_sums(rounds, n),
             },
-            "last_move": _plain(state.last_move) if state.last_move else None,
-            "result": _plain(state.result) if state.result else None,
+            "last_move": plain(state.last_move) if state.last_move else None,
+            "result": plain(state.result) if state.result else None,
         }
 
     def status(self, state: PenniesState, names: Sequence[str]) -> str:
@@ -1021,7 +1016,7 @@ class Pennies:
             return Rejection("bad_action", 'List the cards, e.g. "cards": ["H5", "S5", "J1"].')
         for c in cards:
             if not is_card(c, jokers=True):
-                return _bad_card(c)
+                return bad_card(c, jokers=True)
         have = Counter(state.hands[player])
         want = Counter(cards)
         for c, k in want.items():
@@ -1056,7 +1051,7 @@ class Pennies:
                 )
             bad = next((c for c in cards if not is_card(c, jokers=True)), None)
             if bad is not None or None in cards:
-                return _bad_card(bad)
+                return bad_card(bad, jokers=True)
             got = set_rank(cards, wild, spec.get("rank"))
             if isinstance(got, Rejection):
                 return got
@@ -1123,7 +1118,7 @@ class Pennies:
     ) -> PenniesState | Rejection:
         card = action.get("card")
         if not is_card(card, jokers=True):
-            return _bad_card(card)
+            return bad_card(card, jokers=True)
         assert isinstance(card, str)
         hand = list(state.hands[player])
         if card not in hand:
@@ -1246,7 +1241,7 @@ class Pennies:
 
     def dump(self, state: PenniesState) -> dict[str, Any]:
         """The state as plain data (str/int/bool/list/dict/None), for msgpack or JSON."""
-        data = _plain(state)
+        data = plain(state)
         assert isinstance(data, dict)
         return data
 
@@ -1265,7 +1260,7 @@ class Pennies:
         n = s.players
         if not 2 <= n <= 4:
             return f"Pennies has 2 to 4 players, not {n}."
-        chart_problem = check_chart(_plain(s.options.chart))
+        chart_problem = check_chart(plain(s.options.chart))
         if chart_problem is not None:
             return f"The chart is invalid: {chart_problem}"
         if s.options.buy_seconds not in BUY_SECONDS:
@@ -1437,17 +1432,6 @@ def _offered(melds: Sequence[Meld]) -> str:
     sizes = and_list([f"{len(m.cards)} {plural(m.rank)}" for m in melds])
     return f"a meld of {sizes}" if len(melds) == 1 else f"melds of {sizes}"
 
-
-def _bad_card(card: object) -> Rejection:
-    if card is None:
-        return Rejection(
-            "bad_card", "Say which card, written like H5 (5 of hearts) or S12 (queen of spades)."
-        )
-    return Rejection(
-        "bad_card",
-        f"That is not a card: {card!r}. Cards are written like H5 (5 of hearts), S12 (queen "
-        "of spades), C1 (ace of clubs) or J1 (a joker).",
-    )
 
 
 ENGINE = Pennies()

@@ -106,9 +106,11 @@ from plugins.base import (
     RevealLine,
     Scheduled,
     Scoreboard,
+    plain,
 )
 from plugins.cards import (
     STANDARD,
+    bad_card,
     card_name,
     card_names,
     is_card,
@@ -423,7 +425,7 @@ class Rummy:
             "out_card": out_card,
             "history": list(msgspec.to_builtins(state.moves)),
             "hands_played": len(state.results),
-            "last_result": _plain(last) if last is not None else None,
+            "last_result": plain(last) if last is not None else None,
             "winner": self._winner(state),
         }
 
@@ -551,7 +553,7 @@ class Rummy:
 
     def dump(self, state: RummyState) -> dict[str, Any]:
         """Plain data (str/int/bool/list/dict/None)."""
-        data = _plain(state)
+        data = plain(state)
         assert isinstance(data, dict)
         return data
 
@@ -619,7 +621,7 @@ class Rummy:
 
     def _card_in_hand(self, state: RummyState, player: int, card: object) -> str | Rejection:
         if not is_card(card):
-            return _bad_card(card)
+            return bad_card(card)
         assert isinstance(card, str)
         if card not in state.hands[player]:
             for i, meld in enumerate(state.melds):
@@ -769,17 +771,6 @@ def _name(names: Sequence[str], player: int | None) -> str:
     return f"Player {player + 1}"
 
 
-def _plain(obj: Any) -> Any:
-    """Structs and tuples as plain dicts and lists."""
-    return msgspec.msgpack.decode(msgspec.msgpack.encode(obj))
-
-
-def _bad_card(card: object) -> Rejection:
-    if card is None:
-        return Rejection("bad_card",
-                         "Say which card, written like H5 (5 of hearts) or S12 (queen of spades).")
-    return Rejection("bad_card", f"That is not a card: {card!r}. Cards are written like H5 "
-                     "(5 of hearts), S12 (queen of spades) or C1 (ace of clubs).")
 
 
 # ----------------------------------------------------------------------- validation

@@ -97,8 +97,9 @@ from plugins.base import (
     RevealLine,
     Scheduled,
     Scoreboard,
+    plain,
 )
-from plugins.cards import STANDARD, SUIT_NAMES, card_name, rank_high
+from plugins.cards import STANDARD, SUIT_NAMES, bad_card, card_name, rank_high
 
 PLAYERS = 4
 HAND_SIZE = 13
@@ -691,7 +692,7 @@ class Spades:
     ) -> SpadesState | Rejection:
         card = action.get("card")
         if not isinstance(card, str) or card not in _DECK:
-            return _bad_card(card)
+            return bad_card(card)
         hand = state.hands[player]
         if card not in hand:
             return Rejection("not_in_hand", f"You don't hold the {card_name(card)}.")
@@ -767,7 +768,7 @@ class Spades:
         hidden = own is not None and state.unseen[own]
         hand = None if own is None or hidden else list(state.hands[own])
         taken = _trick_count(state)
-        played = _plain(state.tricks)
+        played = plain(state.tricks)
         leader = state.leader
         trick = (
             [{"player": (leader + i) % PLAYERS, "card": c} for i, c in enumerate(state.trick)]
@@ -809,7 +810,7 @@ class Spades:
             "scores": list(state.scores),
             "bags": list(state.bags),
             "contracts": contracts,
-            "history": _plain(state.history),
+            "history": plain(state.history),
             "winner": state.winner,
         }
 
@@ -941,7 +942,7 @@ class Spades:
 
     def dump(self, state: SpadesState) -> dict[str, Any]:
         """The state as plain data (str/int/bool/list/dict/None) for msgpack."""
-        data = _plain(state)
+        data = plain(state)
         assert isinstance(data, dict)
         return data
 
@@ -1152,25 +1153,8 @@ def _trailing_side(scores: Sequence[int], side: int) -> bool:
     return scores[side] <= scores[1 - side] - BLIND_NIL_DEFICIT
 
 
-_ENCODE = msgspec.msgpack.Encoder()
-_DECODE = msgspec.msgpack.Decoder()
 
 
-def _plain(obj: Any) -> Any:
-    """Structs and tuples as plain dicts and lists (what msgpack gives back)."""
-    return _DECODE.decode(_ENCODE.encode(obj))
-
-
-def _bad_card(card: object) -> Rejection:
-    if card is None:
-        return Rejection(
-            "bad_card", "Say which card, written like H5 (5 of hearts) or S12 (queen of spades)."
-        )
-    return Rejection(
-        "bad_card",
-        f"That is not a card: {card!r}. Cards are written like H5 (5 of hearts), "
-        "S12 (queen of spades) or C1 (ace of clubs).",
-    )
 
 
 ENGINE = Spades()
