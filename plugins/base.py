@@ -46,6 +46,32 @@ class InvalidState(ValueError):
     phase...). The message says what is wrong."""
 
 
+T = TypeVar("T")
+
+
+def dump_state(state: Any) -> dict[str, Any]:
+    """An engine state as plain data (str/int/bool/list/dict/None) for msgpack."""
+    data = plain(state)
+    assert isinstance(data, dict)
+    return data
+
+
+def load_state(data: Any, kind: type[T], title: str,
+               problem: Callable[[T], str | None]) -> T:
+    """``data`` as a ``kind`` state, or :class:`InvalidState` saying what is wrong: the shape
+    (types, missing fields) first, then ``problem`` (what the game's rules make impossible)."""
+    if not isinstance(data, dict):
+        raise InvalidState(f"A {title} state must be a mapping of fields.")
+    try:
+        state = msgspec.convert(data, kind)
+    except (msgspec.ValidationError, TypeError) as exc:
+        raise InvalidState(f"Not a {title} state: {exc}") from None
+    found = problem(state)
+    if found is not None:
+        raise InvalidState(found)
+    return state
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One room option of a game: its default and the values a room may choose.

@@ -150,7 +150,6 @@ from msgspec.structs import replace
 from plugins.base import (
     Engine,
     GameInfo,
-    InvalidState,
     OptionSpec,
     Outcome,
     Rejection,
@@ -158,6 +157,8 @@ from plugins.base import (
     RulesEngine,
     Scheduled,
     Scoreboard,
+    dump_state,
+    load_state,
     plain,
 )
 from plugins.cards import bad_card, card_name, card_names
@@ -782,23 +783,12 @@ class GinRummy:
 
     def dump(self, state: GinState) -> dict[str, Any]:
         """The state as plain data (str/int/bool/list/dict/None), for msgpack or JSON."""
-        data = plain(state)
-        assert isinstance(data, dict)
-        return data
+        return dump_state(state)
 
     def load(self, data: dict[str, Any]) -> GinState:
         """Rebuild a state from :meth:`dump` output; :class:`InvalidState` if it cannot
         happen (the message says why)."""
-        if not isinstance(data, dict):
-            raise InvalidState("A Gin Rummy state must be a mapping of fields.")
-        try:
-            state = msgspec.convert(data, GinState)
-        except msgspec.ValidationError as err:
-            raise InvalidState(f"Not a Gin Rummy state: {err}.") from None
-        problem = _check_state(state, self.info)
-        if problem is not None:
-            raise InvalidState(problem)
-        return state
+        return load_state(data, GinState, "Gin Rummy", lambda s: _check_state(s, self.info))
 
     # ---------------------------------------------------------------- apply
 

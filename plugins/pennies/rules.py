@@ -94,20 +94,20 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
 from plugins.base import (
     Engine,
     GameInfo,
-    InvalidState,
     OptionSpec,
     Outcome,
     Rejection,
     RevealLine,
     Scheduled,
     Scoreboard,
+    dump_state,
+    load_state,
     plain,
 )
 from plugins.cards import bad_card, card_name, deck, is_card, rank, rank_name, sort_key
@@ -1241,20 +1241,11 @@ class Pennies:
 
     def dump(self, state: PenniesState) -> dict[str, Any]:
         """The state as plain data (str/int/bool/list/dict/None), for msgpack or JSON."""
-        data = plain(state)
-        assert isinstance(data, dict)
-        return data
+        return dump_state(state)
 
     def load(self, data: dict[str, Any]) -> PenniesState:
         """Rebuild a state from :meth:`dump` output; :class:`InvalidState` if it can't happen."""
-        try:
-            state = msgspec.convert(data, PenniesState)
-        except (msgspec.ValidationError, TypeError) as exc:
-            raise InvalidState(f"Not a Pennies state: {exc}") from exc
-        problem = self._problem(state)
-        if problem is not None:
-            raise InvalidState(problem)
-        return state
+        return load_state(data, PenniesState, "Pennies", self._problem)
 
     def _problem(self, s: PenniesState) -> str | None:
         n = s.players

@@ -99,13 +99,14 @@ from msgspec.structs import replace
 from plugins.base import (
     Engine,
     GameInfo,
-    InvalidState,
     OptionSpec,
     Outcome,
     Rejection,
     RevealLine,
     Scheduled,
     Scoreboard,
+    dump_state,
+    load_state,
     plain,
 )
 from plugins.cards import (
@@ -553,20 +554,11 @@ class Rummy:
 
     def dump(self, state: RummyState) -> dict[str, Any]:
         """Plain data (str/int/bool/list/dict/None)."""
-        data = plain(state)
-        assert isinstance(data, dict)
-        return data
+        return dump_state(state)
 
     def load(self, data: dict[str, Any]) -> RummyState:
         """The state back from :meth:`dump`; :class:`InvalidState` if it cannot happen."""
-        try:
-            state = msgspec.convert(data, RummyState)
-        except (msgspec.ValidationError, TypeError) as exc:
-            raise InvalidState(f"Not a Rummy state: {exc}") from None
-        problem = _problem(state)
-        if problem is not None:
-            raise InvalidState(problem)
-        return state
+        return load_state(data, RummyState, "Rummy", _problem)
 
     # ------------------------------------------------------------------------ apply
 

@@ -83,7 +83,6 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
@@ -97,6 +96,8 @@ from plugins.base import (
     RevealLine,
     Scheduled,
     Scoreboard,
+    dump_state,
+    load_state,
     plain,
 )
 from plugins.cards import STANDARD, SUIT_NAMES, bad_card, card_name, rank_high
@@ -942,21 +943,23 @@ class Spades:
 
     def dump(self, state: SpadesState) -> dict[str, Any]:
         """The state as plain data (str/int/bool/list/dict/None) for msgpack."""
-        data = plain(state)
-        assert isinstance(data, dict)
-        return data
+        return dump_state(state)
 
     def load(self, data: dict[str, Any]) -> SpadesState:
         """The state back from :meth:`dump`; :class:`InvalidState` if it cannot happen."""
-        try:
-            state = msgspec.convert(data, SpadesState)
-        except (msgspec.ValidationError, TypeError) as exc:
-            raise InvalidState(f"Not a Spades state: {exc}") from None
-        _validate(state)
+        state = load_state(data, SpadesState, "Spades", _problem)
         return replace(state, hands=tuple(sort_hand(h) for h in state.hands))
 
 
 # -------------------------------------------------------------------------- validation
+
+
+def _problem(state: SpadesState) -> str | None:
+    try:
+        _validate(state)
+    except InvalidState as exc:
+        return str(exc)
+    return None
 
 
 def _check(ok: bool, message: str) -> None:
