@@ -6,7 +6,7 @@ PORT   ?= 8080
 HOST   ?= 127.0.0.1
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test setup web chromium lint typecheck pytest bench clean
+.PHONY: run test test-fast setup web chromium lint typecheck pytest bench clean
 
 run: setup web
 	$(VENV)/bin/cardtable serve --host $(HOST) --port $(PORT)
@@ -49,6 +49,12 @@ typecheck: setup
 
 pytest: setup
 	$(PY) -m pytest -q
+
+# The inner loop, under 30 s: the table model, the rule engines (no long self-play), every game
+# through the room reducer, and the store contract. No browser, no sockets, no cluster.
+test-fast: setup
+	$(PY) -m pytest -q -p no:cacheprovider tests/table tests/plugins tests/server/test_game_glue.py \
+		tests/store/test_store_contract.py -k "not selfplay and not simulate"
 
 bench: setup
 	$(PY) -m bench
