@@ -6,12 +6,12 @@ PORT   ?= 8080
 HOST   ?= 127.0.0.1
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test test-fast setup web chromium lint typecheck pytest bench clean
+.PHONY: run test test-fast setup web webtest chromium lint typecheck pytest bench clean
 
 run: setup web
 	$(VENV)/bin/cardtable serve --host $(HOST) --port $(PORT)
 
-test: setup web chromium lint typecheck pytest
+test: setup web webtest chromium lint typecheck pytest
 
 setup: $(VENV)/.installed
 
@@ -33,6 +33,10 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 web/dist/.built: web/node_modules/.installed $(WEB_SRC)
 	cd web && npm run --silent build
 	touch $@
+
+# The web client's pure modules (seating, controls) have unit tests of their own: node --test.
+webtest: web/node_modules/.installed
+	cd web && npm test --silent
 
 # Browser tests drive Debian's Chromium; Playwright cannot download browsers here.
 chromium: $(CHROMIUM)

@@ -23,10 +23,14 @@ pytestmark = BROWSER_TESTS
 
 
 def table_of(state: dict) -> dict:
-    """What both players must agree on: every object but the faces (which differ per seat)."""
+    """What both players must agree on: every object but the faces (which differ per seat) and
+    what is in hands (a seat gets only its own hand's cards; other hands come as a count)."""
+    hands = {o["id"] for o in state["server"] if o["t"] == "hand"}
     out = {}
     for o in state["server"]:
-        o = {k: v for k, v in o.items() if k != "face"}
+        if o["t"] == "card" and o.get("parent") in hands:
+            continue
+        o = {k: v for k, v in o.items() if k != "face" and not (o["t"] == "hand" and k == "cards")}
         out[o["id"]] = o
     return out
 
@@ -52,7 +56,7 @@ async def test_offline_then_back_resyncs_and_converges(pages):
     await a.click("[data-testid=menu-deal]")
     await a.fill("[data-testid=prompt-input]", "3")
     await a.click("[data-testid=prompt-ok]")
-    await wait_js(a, "s.server.find(o => o.id === 'hand1').cards.length === 3")
+    await wait_js(a, "s.server.find(o => o.id === 'hand1').n === 3")
 
     # Ben, still offline, drags the same card somewhere else: shown at once, sent later.
     await drag(b, await center(b, f"[data-id='{card}']"), await table_point(b, 1100, 650))

@@ -1,5 +1,6 @@
-"""The host's controls in the players panel: lock and unlock the room, turn Gin Rummy rules on
-and off, remove a player, seat a computer player; badges everyone sees."""
+"""The host's controls in the players panel: lock and unlock the room, play a game from the
+server's list (with its options) and turn the rules off again, remove a player, seat a computer
+player; badges everyone sees."""
 
 from __future__ import annotations
 
@@ -27,8 +28,14 @@ async def test_host_controls(pages):
     await b.locator("[data-testid=room-locked]").wait_for(state="hidden")
     await wait_js(b, "s.locked === false")
 
-    # Rules on, with options: the table is dealt afresh for seats 1 and 2.
+    # A game chosen from the server's list, with options: the table is dealt afresh for seats 1
+    # and 2.
     await a.click("[data-testid=host-rules-on]")
+    choice = a.locator("[data-testid=confirm] [data-testid=game-choice]")
+    await choice.wait_for()
+    assert await choice.locator("option").count() == len(await (await a.request.get(
+        f"{pages.server.url}/api/games")).json())
+    await choice.select_option("gin_rummy")
     await a.select_option("[data-testid=confirm] [data-testid=opt-target]", "500")
     await a.click("[data-testid=confirm-ok]")
     for p in (a, b):
@@ -37,6 +44,7 @@ async def test_host_controls(pages):
                       " && s.objects.some(o => o.id === 'stock')")
     assert (await dump(b))["game"]["options"]["target"] == 500
     assert await a.locator("[data-testid=add-menu]").is_hidden()
+    assert await a.locator("[data-testid=undo]").is_hidden()
     assert await a.locator("[data-testid=rules-state]").text_content() == "Rules: Gin Rummy"
     # Seats 3 and 4 don't play Gin: no computer player there.
     assert await a.locator("[data-testid=bot-2]").count() == 0
@@ -59,4 +67,5 @@ async def test_host_controls(pages):
     await wait_js(a, "s.game === null && s.log.some(l => l.endsWith('free play'))")
     await a.locator("[data-testid=game-bar]").wait_for(state="hidden")
     assert await a.locator("[data-testid=add-menu]").is_visible()
+    assert await a.locator("[data-testid=undo]").is_visible()
     await a.locator("[data-testid=host-rules-on]").wait_for()

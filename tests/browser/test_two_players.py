@@ -129,11 +129,18 @@ async def test_deal_hands_show_only_own_faces(pages):
                (last_box["x"] + last_box["width"] + 10, last_box["y"] + last_box["height"] / 2))
     await wait_js(a, "s.server.find(o => o.id === 'hand0').cards.slice(-1)[0] === arg", first)
 
-    # Ana plays a card from her hand onto the discard pile: it lands face up for everyone.
+    # Ana plays a card from her hand onto the discard pile: it lands face up for everyone, as a
+    # new card (a card leaving a hand gets a new id, so it can't be linked to the hand).
     played = hand_a[2]
     face = faces_a[played]
     await drag(a, await center(a, f"[data-id='{played}']"), await center(a, "[data-id=discard]"))
-    await b.wait_for_selector(f"[data-id='{played}'][data-face='{face}']")
+    top = """(() => { const d = s.server.find(o => o.id === 'discard');
+        const t = d && s.server.find(o => o.id === d.cards[d.cards.length - 1]);
+        return !!t && t.face === arg[0] && t.id !== arg[1]; })()"""
+    for p in (a, b):
+        await wait_js(p, top, [face, played])
+    await b.wait_for_selector(f"[data-parent=discard][data-face='{face}']")
+    assert await b.locator(f"[data-id='{played}']").count() == 0
     await b.wait_for_selector("[data-testid=hand-count-0]:text('4')")
 
     # Ben draws with D over the deck.
@@ -145,20 +152,27 @@ async def test_deal_hands_show_only_own_faces(pages):
 
 
 async def test_live_drag_is_shown_to_others(pages, server):
-    """With a server that relays `drag` (a stand-in relay here), Ben sees Ana's drag live."""
+    """Ben sees Ana's drag live (the server relays `drag`); a card dragged out of a hand is
+    never shared."""
     from server.app import HANDLERS_KEY, SIO_KEY
 
     sio, handlers = server.app[SIO_KEY], server.app[HANDLERS_KEY]
+    shared: list[str] = []  # every id a page sent in a `drag`, in order
+    relay = handlers.on_drag
 
-    async def relay(sid, data):
-        s = handlers.sessions.get(sid)
-        if s is None or s.code is None or not isinstance(data, dict):
-            return
-        payload = {"by": s.player_id, "items": data.get("items", [])}
-        for key in ["spec", *(f"s{i}" for i in range(8))]:
-            await sio.emit("drag", payload, room=f"{s.code}/{key}", skip_sid=sid)
+    async def recording(sid, data=None):
+        if isinstance(data, dict) and isinstance(data.get("items"), list):
+            shared.extend(str(i.get("id")) for i in data["items"] if isinstance(i, dict))
+        await relay(sid, data)
 
-    sio.on("drag", relay)
+    sio.on("drag", recording)
+    try:
+        await live_drag(pages, shared)
+    finally:
+        sio.on("drag", relay)
+
+
+async def live_drag(pages, shared: list[str]) -> None:
     a, b, code = await create_and_join(pages)
     await a.evaluate("window.__cardtable.room.conn.features.add('drag')")
     card = next(o for o in (await dump(a))["objects"] if o["id"] == "deck")["cards"][-1]
@@ -175,3 +189,25 @@ async def test_live_drag_is_shown_to_others(pages, server):
     assert next(o for o in (await dump(b))["server"] if o["id"] == card)["parent"] == "deck"
     await a.mouse.up()
     await wait_js(b, "s.server.some(o => o.id === arg && o.parent === null && o.x > 1100)", card)
+
+    # Ana takes a card into her hand and drags it out onto the table. It lands under a new id;
+    # sharing the hand card's id on the way would link the two for everyone, so nothing of
+    # that drag is sent. (A table card dragged after it is shared: updates arrive in order, so
+    # once that one is seen, any update of the first drag would have been seen too.)
+    await a.hover("[data-testid=stack-count][data-stack=deck]")
+    await a.keyboard.press("d")
+    await wait_js(a, "s.server.find(o => o.id === 'hand0').cards.length === 1")
+    held = next(o for o in (await dump(a))["server"] if o["id"] == "hand0")["cards"][0]
+    shared.clear()
+    start = await center(a, f"[data-id='{held}']")
+    await a.mouse.move(*start)
+    await a.mouse.down()
+    await a.mouse.move(*await table_point(a, 400, 300), steps=15)
+    await a.mouse.move(*await table_point(a, 450, 250), steps=5)
+    await a.mouse.up()
+    await wait_js(a, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').n === 0")
+    other = next(o for o in (await dump(a))["objects"] if o["id"] == "deck")["cards"][-1]
+    await drag(a, await center(a, f"[data-id='{other}']"), await table_point(a, 1000, 300))
+    await wait_js(b, "s.server.some(o => o.id === arg && o.parent === null)", other)
+    assert other in shared, "the table card's drag is shared"
+    assert held not in shared and shared[: shared.index(other)] == [], shared

@@ -80,6 +80,11 @@ async def test_user_text_is_rendered_as_text(pages):
     name = a.locator("[data-testid=seat-1] [data-testid=player-name]")
     await name.wait_for()
     assert await name.text_content() == nasty
+    # Only the host edits until she lets everyone: then Ben may add things too.
+    assert await b.locator("[data-testid=add-menu]").is_hidden()
+    await a.click("[data-testid=host-edit-all]")
+    await a.locator("[data-testid=edit-state]", has_text="Everyone edits").wait_for()
+    await b.locator("[data-testid=add-menu]").wait_for()
     # A label and a homemade card with markup in them: shown literally too.
     await b.click("[data-testid=add-menu]")
     await b.click("[data-testid=menu-add-label]")

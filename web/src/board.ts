@@ -137,6 +137,7 @@ export function objBox(objs: Objects, o: Obj): Rect | null {
       return null;
     default: {
       const s = WIDGET_SIZE[o.t];
+      if (!s) return null; // a kind this page does not draw
       return { x: o.x, y: o.y, w: s.w, h: s.h };
     }
   }
@@ -272,6 +273,8 @@ export function predict(d: Draft, op: Op, ctx: PredictCtx): boolean {
   switch (op.op) {
     case "move":
       return predictMove(d, op, ctx);
+    case "move_many":
+      return op.ids.every((id) => predictMove(d, { op: "move", id, to: op.to }, ctx));
     case "flip": {
       const o = d.get(op.id);
       if (isCard(o)) {

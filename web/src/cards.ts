@@ -46,6 +46,15 @@ export function faceName(face: string): string {
   return `${names[r] || String(r)} of ${SUIT_NAMES[p.suit as string]}`;
 }
 
+const SUIT_SYMBOLS: Record<string, string> = { H: "♥", D: "♦", C: "♣", S: "♠" };
+
+/** A short label for a face: "7♥", "Q♠", "10♣"; jokers and text cards by name. */
+export function shortName(face: string): string {
+  const p = parseFace(face);
+  if (p.kind !== "standard") return faceName(face);
+  return `${RANKS[p.rank as number] ?? p.rank}${SUIT_SYMBOLS[p.suit as string]}`;
+}
+
 function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
 }

@@ -28,6 +28,8 @@ export interface DragHost {
   dragHint?(ids: string[] | null): void;
   /** A click on an object: true when it was used (e.g. picking a card to knock with). */
   pick?(id: string): boolean;
+  /** A double-click on a card: true when it was used (a rule room's move for that card). */
+  activate?(id: string): boolean;
 }
 
 interface Grab {
@@ -235,6 +237,7 @@ export function bindDrag(host: DragHost): void {
     if (!inHandStrip(g, px, py)) {
       host.shareDrag(
         p.items
+          .filter((it) => !fromAHand(it.id))
           .filter((it) => it.kind !== "card" || !it.resizable || Math.abs(it.w - host.r.cardSize("table").w) < 1)
           .map((it) => {
             const t = toTable(g, it.x, it.y);
@@ -250,6 +253,13 @@ export function bindDrag(host: DragHost): void {
       const t = findTarget(host.s, g, p.items);
       host.r.highlight(t ? host.r.el(t) || null : null);
     }
+  }
+
+  /** A card in a hand: its drag is never shared. It lands under a new id, and sharing the old
+   *  one just before would link the two for everyone. */
+  function fromAHand(id: string): boolean {
+    const o = host.s.view.get(id);
+    return isCard(o) && !!o.parent && host.s.view.get(o.parent)?.t === "hand";
   }
 
   function panelSeatAt(p: Press, px: number, py: number): number | null {
@@ -308,6 +318,8 @@ export function bindDrag(host: DragHost): void {
     }
     if (lastClick && lastClick.id === g.id && now - lastClick.at < DOUBLE_MS) {
       lastClick = null;
+      // In a rule room: the card's one move, if it has one.
+      if (g.kind === "card" && host.activate?.(g.id)) return;
       // Double click/tap: flip the card (or the top card of a pile).
       const target = g.kind === "stack" && isStack(o) && o.cards.length ? o.cards[o.cards.length - 1] : g.id;
       const t = s.view.get(target);

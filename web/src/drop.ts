@@ -123,6 +123,16 @@ export function resolveDrop(d: DropInput): Drop {
   // 3. On the table: into a pile/zone, onto a loose card (a new pile), chips onto chips, or a spot.
   const target = findTarget(s, g, items);
   const tobj = target ? view.get(target) : undefined;
+  // In a rule room several cards dropped together onto a zone are one move (lay down a meld).
+  const cards = items.filter((i) => i.kind === "card");
+  if (s.game && isStack(tobj) && cards.length > 1 && cards.length === items.length) {
+    const parents = new Set(cards.map((i) => {
+      const o = view.get(i.id);
+      return isCard(o) ? o.parent : null;
+    }));
+    if (parents.size === 1 && !parents.has(null) && !parents.has(tobj.id))
+      return { ops: [{ op: "move_many", ids: cards.map((i) => i.id), to: tobj.id }], target };
+  }
   for (const it of items) {
     const o = view.get(it.id);
     if (!o) continue;

@@ -3,6 +3,7 @@
 import { freeSpot, isCard, isStack } from "./board";
 import { toTable } from "./geom";
 import type { Room } from "./room";
+import { mayEdit } from "./state";
 import { TABLE_H, TABLE_W } from "./types";
 import { dialogOpen, type MenuItem, showMenu } from "./ui";
 import { clamp } from "./util";
@@ -37,6 +38,12 @@ export function bindKeys(room: Room): void {
         if (pile) room.take(pile, 1);
         break;
       }
+      case "enter": {
+        // In a rule room: the one move of the card under the pointer (or selected), if any.
+        const card = targets.find((id) => isCard(room.s.view.get(id)));
+        if (!room.s.game || !card || !room.game.activate(card)) return;
+        break;
+      }
       case "escape":
         if (room.game.escape()) break;
         room.s.selected.clear();
@@ -62,6 +69,12 @@ export function bindKeys(room: Room): void {
   });
 }
 
+/** Menu entries that create, change or delete objects: only for editors (see `mayEdit`). */
+const EDITING = new Set([
+  "add-deck", "add-deck-jokers", "add-custom", "add-zone", "add-chips", "add-counter", "add-die", "add-label",
+  "lock", "delete", "rename-obj", "edit-label", "layout",
+]);
+
 /** The context menu for object `id` (or the empty table when null), at the pointer. */
 export function openMenu(
   room: Room,
@@ -85,6 +98,12 @@ export function openMenu(
 
   if (!seated) {
     showMenu("Watching", [{ label: "Take a seat in the players panel to play", testid: "noop", action: () => {} }], clientX, clientY);
+    return;
+  }
+
+  if (s.game) {
+    const items = room.game.menuItems(id);
+    if (items.length) showMenu(s.game.title, items, clientX, clientY);
     return;
   }
 
@@ -189,7 +208,8 @@ export function openMenu(
       { label: "Remove", testid: "delete", danger: true, action: () => room.remove(o.id) },
     );
   }
-  showMenu(title, items, clientX, clientY);
+  const allowed = mayEdit(s) ? items : items.filter((it) => !it || !EDITING.has(it.testid));
+  showMenu(title, allowed.filter((it, i, all) => it || (i > 0 && all[i - 1] && i < all.length - 1)), clientX, clientY);
 }
 
 function pileItems(room: Room, pileId: string, items: (MenuItem | null)[]): void {

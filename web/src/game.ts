@@ -1,29 +1,33 @@
-// A rule room in the browser (Gin Rummy): the game bar (whose turn, what you may do, the command
-// buttons, your deadwood, the score), glowing legal targets, the knock picker, "Arrange", and the
-// result sheet (the hand-end reveal, the scoreboard, the final breakdown). Everything is derived
-// from `s.game` (the engine's view and legal moves for this seat); nothing is decided here.
+// A rule room on the page, for any game, drawn from `s.game` alone (docs/protocol.md, "Game"):
+// the game bar (the status line, your turn, the countdown, your buttons, the hint, Sort, the
+// scores), the dock over the table (a question with its countdown, the widgets a game asks for,
+// choosing cards to pass), glowing cards and zones for the drags you may make, and the sheet
+// (the scoreboard, the last hand's reveal, the final result). Nothing is decided here.
 
 import { cardIds, isCard, isHand, isStack } from "./board";
 import { faceName, faceUrl } from "./cards";
-import { clear, h, setText, toggleClass } from "./dom";
 import {
-  bestArrangement,
-  GIN_OPTIONS,
-  type GinResult,
-  type GinView,
-  isRed,
-  KIND_TEXT,
-  knockChoices,
-  type Names,
-  pointsText,
-  resultText,
-  shortName,
-  statusText,
-} from "./gin";
+  type CardAt,
+  directControl,
+  dragFits,
+  dragHints,
+  dropTargets,
+  handOrder,
+  pickAction,
+  reorderMoves,
+  sortControls,
+  type SortedControls,
+  timerLeft,
+  winnersText,
+  questionText,
+  yesText,
+} from "./controls";
+import { h, setText, toggleClass } from "./dom";
 import type { Renderer } from "./render";
-import { playerAt, type State } from "./state";
-import type { Game, GameAction, Op } from "./types";
-import { toast } from "./ui";
+import { me as myPlayer, type State } from "./state";
+import type { Control, Game, GameAction, Op, RevealLine } from "./types";
+import { type MenuItem, toast } from "./ui";
+import { BidPad, KnockPicker } from "./widgets";
 
 export interface GameHost {
   s: State;
@@ -31,26 +35,9 @@ export interface GameHost {
   send(op: Op): void;
   /** A game command with no drag (`game {action}`). */
   command(action: GameAction): void;
+  /** Host only: start a waiting game with the players seated now. */
+  startGame(): void;
   changed(): void;
-}
-
-const PLAY_PHASES = new Set(["upcard", "draw", "discard"]);
-
-/** Selects for a game's room options (home page and the host's "Play Gin Rummy" dialog). */
-export function optionFields(current?: Record<string, unknown>): { el: HTMLElement; values(): Record<string, number> } {
-  const selects: [string, HTMLSelectElement][] = [];
-  const el = h("div", { class: "game-options", "data-testid": "game-options" });
-  for (const o of GIN_OPTIONS) {
-    const now = typeof current?.[o.name] === "number" ? (current[o.name] as number) : o.default;
-    const sel = h(
-      "select",
-      { id: `opt-${o.name}`, "data-testid": `opt-${o.name}`, title: o.hint || null },
-      o.choices.map((c) => h("option", { value: c, selected: c === now }, o.name === "target" ? `${c} points` : String(c))),
-    );
-    selects.push([o.name, sel]);
-    el.append(h("label", { for: `opt-${o.name}` }, o.label), sel);
-  }
-  return { el, values: () => Object.fromEntries(selects.map(([n, s]) => [n, Number(s.value)])) };
 }
 
 function cardImg(face: string, cls = ""): HTMLElement {
@@ -59,58 +46,64 @@ function cardImg(face: string, cls = ""): HTMLElement {
 
 export class GameUI {
   readonly bar: HTMLElement;
+  readonly dock: HTMLElement;
   readonly sheet: HTMLElement;
   private statusEl: HTMLElement;
-  private scoreBtn: HTMLButtonElement;
-  private deadwoodEl: HTMLElement;
-  private pickRow: HTMLElement;
-  private btn: Record<string, HTMLButtonElement> = {};
-  private knockMode = false;
+  private turnEl: HTMLElement;
+  private timerEl: HTMLElement;
+  private timerFill: HTMLElement;
+  private timerText: HTMLElement;
+  private scoresBtn: HTMLButtonElement;
+  private buttonsEl: HTMLElement;
+  private picksEl: HTMLElement;
+  private hintEl: HTMLElement;
+  private controlsRow: HTMLElement;
+  private sortBtn: HTMLButtonElement;
+  private startBtn: HTMLButtonElement;
+  private promptEl: HTMLElement;
+  private bidPad: BidPad;
+  private knock: KnockPicker;
+  private buttonsKey = "";
+  private picksKey = "";
+  private promptKey = "";
+  private sheetKey = "";
+  private sheetOpen = false;
+  /** The sheet was opened by a hand ending (not by the Scores button): it closes by itself. */
+  private autoOpened = false;
+  private revealSeen = "";
   private dragIds: string[] | null = null;
   private glowing = new Map<Element, string>();
   private meldMarks = new Set<HTMLElement>();
-  private sheetOpen = false;
-  /** The sheet was opened by a hand ending (not by the Scores button): the next deal closes it. */
-  private autoOpened = false;
-  private sheetKey = "";
-  private resultSeen = "";
-  private pickKey = "";
+  private ticker: number | null = null;
+  private sorted: SortedControls = sortControls([], []);
 
   constructor(private host: GameHost) {
-    const button = (key: string, label: string, title: string, fn: () => void, cls = "") => {
-      const b = h("button", { type: "button", class: cls, "data-testid": `game-${key}`, title }, label);
-      b.addEventListener("click", fn);
-      this.btn[key] = b;
-      return b;
-    };
+    const widgetHost = { act: (a: GameAction) => this.act(a), changed: () => host.changed(), notice: (t: string) => toast(t, "error") };
+    this.bidPad = new BidPad(widgetHost);
+    this.knock = new KnockPicker(widgetHost);
     this.statusEl = h("span", { class: "game-status", "data-testid": "game-status", role: "status", "aria-live": "polite" });
-    this.deadwoodEl = h("span", { class: "deadwood", "data-testid": "deadwood" });
-    this.scoreBtn = h("button", { type: "button", class: "score", "data-testid": "game-scores", title: "Scores and the last hand" });
-    this.scoreBtn.addEventListener("click", () => this.toggleSheet());
-    this.pickRow = h("div", { class: "knock-pick", "data-testid": "knock-pick", hidden: true });
+    this.turnEl = h("span", { class: "your-turn", "data-testid": "your-turn", hidden: true }, "Your turn");
+    this.timerFill = h("span", { class: "timer-fill" });
+    this.timerText = h("span", { class: "timer-text" });
+    this.timerEl = h("span", { class: "game-timer", "data-testid": "game-timer", hidden: true }, h("span", { class: "timer-bar" }, this.timerFill), this.timerText);
+    this.scoresBtn = h("button", { type: "button", class: "score", "data-testid": "game-scores", title: "The scoreboard and the last hand" }, "Scores");
+    this.scoresBtn.addEventListener("click", () => this.toggleSheet());
+    this.buttonsEl = h("span", { class: "game-buttons", "data-testid": "game-controls" });
+    this.picksEl = h("span", { class: "game-buttons" });
+    this.hintEl = h("span", { class: "game-hint", "data-testid": "game-hint", hidden: true });
+    this.sortBtn = h("button", { type: "button", "data-testid": "game-sort", title: "Sort your hand (melds first, when you have some)" }, "Sort");
+    this.sortBtn.addEventListener("click", () => this.sortHand());
+    this.startBtn = h("button", { type: "button", class: "primary", "data-testid": "game-start", title: "Start with the players seated now", hidden: true }, "Start the game now");
+    this.startBtn.addEventListener("click", () => this.host.startGame());
+    this.controlsRow = h("div", { class: "gamebar-row controls-row" }, this.buttonsEl, this.picksEl, this.knock.bar, this.startBtn, this.sortBtn, this.hintEl);
     this.bar = h(
       "div",
       { class: "gamebar", "data-testid": "game-bar", hidden: true },
-      h(
-        "div",
-        { class: "gamebar-row" },
-        this.statusEl,
-        h(
-          "span",
-          { class: "game-buttons" },
-          this.deadwoodEl,
-          button("arrange", "Arrange", "Sort your hand into melds, deadwood last", () => this.arrange()),
-          button("pass", "Pass", "Refuse the upcard", () => this.act({ type: "pass" })),
-          button("knock", "Knock", "Knock: choose the card to discard face down", () => this.toggleKnock()),
-          button("gin", "Gin!", "Knock with no deadwood", () => this.gin(), "primary"),
-          button("big-gin", "Big Gin!", "All 11 cards in melds", () => this.act({ type: "big_gin" }), "primary"),
-          button("done", "Done", "Finish laying off: the hand is scored", () => this.act({ type: "finish_layoff" }), "primary"),
-          button("next", "Next hand", "Deal the next hand", () => this.act({ type: "next_hand" }), "primary"),
-          this.scoreBtn,
-        ),
-      ),
-      this.pickRow,
+      h("div", { class: "gamebar-row" }, this.statusEl, this.turnEl, this.timerEl, this.scoresBtn),
+      this.controlsRow,
     );
+    this.promptEl = h("div", { class: "game-prompt", "data-testid": "game-prompt", role: "alertdialog", hidden: true });
+    this.dock = h("div", { class: "game-dock", "data-testid": "game-dock", hidden: true }, this.promptEl, this.bidPad.el, this.knock.row);
     this.sheet = h("div", { class: "sheet", "data-testid": "game-sheet", hidden: true });
     this.sheet.addEventListener("keydown", (e) => {
       if (e.key === "Escape") this.closeSheet();
@@ -121,171 +114,262 @@ export class GameUI {
     return this.host.s.game;
   }
 
-  private get view(): GinView | null {
-    const g = this.game;
-    return g && g.name === "gin_rummy" ? (g.view as unknown as GinView) : null;
-  }
-
-  private legal(type: string): GameAction[] {
-    return (this.game?.legal ?? []).filter((a) => a.type === type);
-  }
-
   private act(action: GameAction): void {
-    this.knockMode = false;
     this.host.command(action);
     this.host.changed();
   }
 
-  names(): Names {
-    const s = this.host.s;
-    const mySeat = this.view?.seat ?? null;
-    return {
-      who: (seat) => {
-        if (seat === null || seat === undefined) return "Nobody";
-        if (seat === mySeat) return "You";
-        return playerAt(s, seat)?.name ?? `Seat ${seat + 1}`;
-      },
-      mine: (seat) => seat !== null && seat !== undefined && seat === mySeat,
-    };
+  private nameOf(player: number): string {
+    const g = this.game;
+    if (g && player === g.me) return "You";
+    return g?.players.find((p) => p.player === player)?.name ?? `Player ${player + 1}`;
   }
 
-  /** The name of a seat, never "You" (score columns). */
-  private seatName(seat: number): string {
-    const p = playerAt(this.host.s, seat);
-    return p ? p.name : `Seat ${seat + 1}`;
+  private waitingHint(g: Game): string {
+    const more = g.min_players < g.max_players ? ` (or start it with ${g.min_players})` : "";
+    if (this.amHost()) return `The game starts when ${g.max_players} players sit${more}: take seats, or seat computers in the players panel.`;
+    return `The game starts when ${g.max_players} players sit.`;
   }
 
-  // --- rendering ---------------------------------------------------------------------------------
+  private amHost(): boolean {
+    return !!myPlayer(this.host.s)?.host;
+  }
+
+  // --- rendering -----------------------------------------------------------------------------------
 
   render(): void {
     const g = this.game;
     this.bar.hidden = !g;
+    this.dock.hidden = !g;
     if (!g) {
-      this.knockMode = false;
       this.sheet.hidden = true;
       this.sheetOpen = false;
+      this.autoOpened = false;
+      this.dragIds = null;
       this.glow(new Map());
       this.markMelds(null);
+      this.tick(false);
       return;
     }
-    const v = this.view;
-    if (!v) {
-      setText(this.statusEl, `${g.title} rules are on`);
-      for (const b of Object.values(this.btn)) b.hidden = true;
-      this.scoreBtn.hidden = true;
-      return;
-    }
-    const legal = g.legal;
-    const has = (t: string) => legal.some((a) => a.type === t);
-    const names = this.names();
-    const myTurn = legal.length > 0 && v.phase !== "hand_over";
-    setText(this.statusEl, statusText(v, legal, names));
-    this.bar.dataset.phase = v.phase;
+    const s = this.host.s;
+    const playing = !g.waiting && g.me !== null && g.me !== undefined;
+    const myTurn = playing && (g.to_act ?? []).includes(g.me as number);
+    // While players sit down the count comes from the player list, which is always current
+    // (a delta may change the players without resending the game).
+    const sitting = s.players.filter((p) => p.seat !== null).length;
+    setText(this.statusEl, g.waiting ? `Waiting for players: ${sitting} of ${g.max_players} seated` : g.status || g.title);
+    this.turnEl.hidden = !myTurn;
     toggleClass(this.bar, "my-turn", myTurn);
+    this.bar.dataset.phase = g.phase ?? "";
+    this.bar.dataset.game = g.name;
 
-    const hand = v.hand ?? [];
-    const choices = has("knock") ? knockChoices(hand, legal) : [];
-    if (this.knockMode && !choices.length) this.knockMode = false;
-    const playing = PLAY_PHASES.has(v.phase);
-    const seated = v.seat !== null;
-    const show = (key: string, visible: boolean, enabled: boolean) => {
-      const b = this.btn[key];
-      b.hidden = !visible;
-      b.disabled = !enabled;
-    };
-    const holding = seated && hand.length > 0 && (playing || v.phase === "layoff");
-    show("arrange", holding, holding && hand.length > 1);
-    show("pass", v.phase === "upcard" && seated, has("pass"));
-    show("knock", playing && seated, choices.length > 0);
-    show("gin", playing && seated, choices.some((c) => c.deadwood === 0));
-    show("big-gin", has("big_gin"), has("big_gin"));
-    show("done", v.phase === "layoff" && has("finish_layoff"), has("finish_layoff"));
-    show("next", v.phase === "hand_over" && seated, has("next_hand"));
-    toggleClass(this.btn.knock, "active", this.knockMode);
-    this.btn.knock.setAttribute("aria-pressed", String(this.knockMode));
+    const controls = g.controls ?? [];
+    const widgets = g.widgets ?? [];
+    this.sorted = sortControls(controls, widgets);
+    this.renderButtons(this.sorted.buttons);
+    this.renderPicks(this.sorted.picks);
+    this.renderPrompt(this.sorted.prompts);
+    if (widgets.includes("bid_pad")) this.bidPad.render(this.sorted.widgets.get("bid_pad") ?? []);
+    else this.bidPad.render([]);
+    const hand = this.myHandFaces();
+    if (widgets.includes("knock_picker")) this.knock.render(this.sorted.widgets.get("knock_picker") ?? [], g.view, playing && hand.length > 0, g.hint);
+    else this.knock.render([], null, false, null);
 
-    const arr = v.arrangement;
-    this.deadwoodEl.hidden = !arr || !holding;
-    if (arr) setText(this.deadwoodEl, `Deadwood ${arr.points}`);
-    const target = v.options?.target ?? 100;
-    this.scoreBtn.hidden = false;
-    setText(this.scoreBtn, `${this.seatName(0)} ${v.scores[0]} · ${this.seatName(1)} ${v.scores[1]} (to ${target})`);
+    const hint = g.hint || (g.waiting ? this.waitingHint(g) : "");
+    this.hintEl.hidden = !hint;
+    setText(this.hintEl, hint);
+    this.sortBtn.hidden = !playing || hand.length < 2 || !!g.outcome;
+    this.startBtn.hidden = !(g.waiting && this.amHost() && sitting >= g.min_players && sitting <= g.max_players);
 
-    this.renderPick(choices);
-    this.glow(this.targets(v, legal));
-    this.markMelds(holding ? arr : null);
+    for (const el of [this.buttonsEl, this.picksEl]) el.hidden = !el.childElementCount;
+    this.controlsRow.hidden = [...this.controlsRow.children].every((c) => (c as HTMLElement).hidden);
 
-    // A hand just ended: show the reveal and the scores.
-    const ended = v.phase === "hand_over" || v.phase === "game_over";
-    const resultKey = ended && v.last_result ? `${v.last_result.hand_no}|${v.phase}` : "";
-    if (resultKey && resultKey !== this.resultSeen) {
-      this.resultSeen = resultKey;
+    const board = g.scoreboard;
+    this.scoresBtn.hidden = !board && !g.reveal && !g.outcome;
+    if (board) setText(this.scoresBtn, board.columns.map((c, i) => `${c} ${board.totals[i] ?? 0}`).join(" · "));
+
+    this.glow(this.targets(g));
+    this.markMelds(playing ? this.meldsInView(g) : null);
+    this.tick(!!g.timer);
+    this.updateTimers();
+
+    // A hand (or the game) just ended: show the reveal with the scores.
+    const revealKey = g.reveal || g.outcome ? JSON.stringify([g.reveal, g.outcome]) : "";
+    if (revealKey && revealKey !== this.revealSeen) {
+      this.revealSeen = revealKey;
       this.sheetOpen = true;
       this.autoOpened = true;
-    } else if (!ended && this.autoOpened) {
+    } else if (!revealKey && this.autoOpened) {
       this.sheetOpen = false;
       this.autoOpened = false;
     }
-    this.renderSheet(v, names);
+    this.renderSheet(g);
+    // The dock floats over the table, just above the hand strip.
+    const geo = this.host.r.geom;
+    this.dock.style.left = `${geo.w / 2}px`;
+    this.dock.style.bottom = `${geo.h - geo.hand.y + 10}px`;
   }
 
-  /** Zones (and the hand strip) to light up: legal moves now, or where the dragged card may go. */
-  private targets(v: GinView, legal: GameAction[]): Map<Element, string> {
-    const s = this.host.s;
-    const out = new Map<Element, string>();
-    const me = v.seat;
-    if (me === null || !legal.length) return out;
-    const zone = (id: string, cls: string) => {
-      const el = this.host.r.el(id);
-      if (el) out.set(el, cls);
-    };
-    const drawStock = legal.some((a) => a.type === "draw" && a.source === "stock");
-    const drawDiscard = legal.some((a) => (a.type === "draw" && a.source === "discard") || a.type === "take_upcard");
-    if (this.dragIds) {
-      for (const id of this.dragIds) {
-        const c = s.view.get(id);
-        if (!isCard(c)) continue;
-        const pile = c.parent ? s.view.get(c.parent) : undefined;
-        if (c.parent === `hand${me}`) {
-          if (legal.some((a) => a.type === "discard" && a.card === c.face)) zone("discard", "accepts");
-          for (const a of legal) if (a.type === "lay_off" && a.card === c.face) zone(`meld${a.meld}`, "accepts");
-        } else if (isStack(pile) && pile.cards[pile.cards.length - 1] === c.id) {
-          if ((pile.id === "stock" && drawStock) || (pile.id === "discard" && drawDiscard)) out.set(this.host.r.handBg, "accepts");
-        }
-      }
-      return out;
+  private controlButton(c: Control, testid: string, cls = ""): HTMLButtonElement {
+    const b = h(
+      "button",
+      { type: "button", class: cls, "data-testid": testid, "data-type": c.action.type, "data-group": c.group || null, title: c.label },
+      c.label,
+    );
+    b.addEventListener("click", () => this.act(c.action));
+    return b;
+  }
+
+  private renderButtons(list: Control[]): void {
+    const key = JSON.stringify(list.map((c) => [c.label, c.action]));
+    if (key === this.buttonsKey) return;
+    this.buttonsKey = key;
+    this.buttonsEl.replaceChildren(...list.map((c) => this.controlButton(c, "control", "primary")));
+  }
+
+  /** Buttons that send cards chosen from the hand ("Pass these 2 cards"): click hand cards first. */
+  private renderPicks(list: Control[]): void {
+    const faces = this.selectedHandFaces();
+    const key = JSON.stringify([list.map((c) => [c.label, c.action, c.pick]), faces]);
+    if (key === this.picksKey) return;
+    this.picksKey = key;
+    this.picksEl.replaceChildren(
+      ...list.map((c) => {
+        const n = c.pick ?? 0;
+        const action = pickAction(c, faces);
+        const b = h(
+          "button",
+          { type: "button", class: "primary", "data-testid": "pick-control", "data-type": c.action.type, "data-pick": n, disabled: !action, title: `Click ${n} cards of your hand, then this` },
+          c.label,
+          h("span", { class: "pick-count" }, ` (${Math.min(faces.length, 99)} of ${n} chosen)`),
+        );
+        b.addEventListener("click", () => {
+          const now = pickAction(c, this.selectedHandFaces());
+          if (!now) return;
+          this.host.s.selected.clear();
+          this.act(now);
+        });
+        return b;
+      }),
+    );
+  }
+
+  private renderPrompt(groups: Control[][]): void {
+    const group = groups[0];
+    this.promptEl.hidden = !group;
+    const key = group ? JSON.stringify(group.map((c) => [c.label, c.action, c.kind])) : "";
+    if (key === this.promptKey) return;
+    this.promptKey = key;
+    if (!group) {
+      this.promptEl.replaceChildren();
+      return;
     }
-    if (drawStock) zone("stock", "legal");
-    if (drawDiscard || legal.some((a) => a.type === "discard")) zone("discard", "legal");
-    for (const a of legal) if (a.type === "lay_off") zone(`meld${a.meld}`, "legal");
-    if (this.knockMode) {
-      const picks = new Set(knockChoices(v.hand ?? [], legal).map((k) => k.card));
-      const hand = s.view.get(`hand${me}`);
-      if (isHand(hand))
-        for (const id of cardIds(hand)) {
-          const c = s.view.get(id);
-          const el = this.host.r.el(id);
-          if (isCard(c) && el) out.set(el, c.face && picks.has(c.face) ? "pickable" : "unpickable");
-        }
+    // The first control asks the question; its button says the verb, the others their labels.
+    // A lone answer (only "No thanks" left) is just a button.
+    const question = group.length > 1 ? group[0] : null;
+    const buttons = group.map((c) => {
+      const text = c === question ? yesText(c.label) : c.label;
+      const b = h(
+        "button",
+        { type: "button", class: c === question ? "primary" : "", "data-testid": "game-prompt-button", "data-type": c.action.type, title: c.label },
+        text,
+      );
+      b.addEventListener("click", () => this.act(c.action));
+      return b;
+    });
+    const parts = [
+      h("div", { class: "prompt-buttons" }, buttons),
+      h("div", { class: "prompt-timer", "data-testid": "game-prompt-timer" }, h("span", { class: "timer-bar" }, h("span", { class: "timer-fill" })), h("span", { class: "timer-text" })),
+    ];
+    if (question) parts.unshift(h("div", { class: "prompt-question", "data-testid": "game-prompt-question" }, questionText(question.label)));
+    this.promptEl.replaceChildren(...parts);
+    this.updateTimers();
+  }
+
+  /** Countdowns: the bar shrinks and the seconds count down while `game.timer` runs. */
+  private tick(on: boolean): void {
+    if (on && this.ticker === null) this.ticker = window.setInterval(() => this.updateTimers(), 100);
+    if (!on && this.ticker !== null) {
+      clearInterval(this.ticker);
+      this.ticker = null;
+    }
+  }
+
+  private updateTimers(): void {
+    const g = this.game;
+    const t = g ? timerLeft(g.timer, Date.now() / 1000) : null;
+    this.timerEl.hidden = !t;
+    const boxes: [HTMLElement, HTMLElement][] = [[this.timerFill, this.timerText]];
+    const pt = this.promptEl.querySelector<HTMLElement>(".prompt-timer");
+    if (pt) {
+      pt.hidden = !t;
+      boxes.push([pt.querySelector(".timer-fill") as HTMLElement, pt.querySelector(".timer-text") as HTMLElement]);
+    }
+    if (!t) return;
+    for (const [fill, text] of boxes) {
+      fill.style.transform = `scaleX(${t.frac.toFixed(3)})`;
+      setText(text, `${Math.ceil(t.left)} s`);
+    }
+  }
+
+  // --- your hand -----------------------------------------------------------------------------------
+
+  private myHand(): { id: string; cards: string[] } | null {
+    const s = this.host.s;
+    const hand = s.me.seat === null ? undefined : s.view.get(`hand${s.me.seat}`);
+    return isHand(hand) ? { id: hand.id, cards: cardIds(hand) } : null;
+  }
+
+  private myHandFaces(): string[] {
+    const s = this.host.s;
+    const out: string[] = [];
+    for (const id of this.myHand()?.cards ?? []) {
+      const c = s.view.get(id);
+      if (isCard(c) && c.face !== undefined) out.push(c.face);
     }
     return out;
   }
 
-  private glow(next: Map<Element, string>): void {
-    for (const [el, cls] of this.glowing) if (next.get(el) !== cls) el.classList.remove(cls);
-    for (const [el, cls] of next) if (!el.classList.contains(cls)) el.classList.add(cls);
-    this.glowing = next;
+  private selectedHandFaces(): string[] {
+    const s = this.host.s;
+    const out: string[] = [];
+    for (const id of this.myHand()?.cards ?? []) {
+      const c = s.view.get(id);
+      if (s.selected.has(id) && isCard(c) && c.face !== undefined) out.push(c.face);
+    }
+    return out;
   }
 
-  /** A coloured mark under each card of your hand that is in a meld (by meld). */
-  private markMelds(arr: GinView["arrangement"]): void {
+  /** The engine's melds in your hand, when its view offers an arrangement (rummy games). */
+  private meldsInView(g: Game): string[][] | null {
+    const arr = g.view?.arrangement as { melds?: unknown } | null | undefined;
+    if (!arr || !Array.isArray(arr.melds)) return null;
+    return arr.melds.filter((m): m is string[] => Array.isArray(m) && m.every((f) => typeof f === "string"));
+  }
+
+  /** Sort: the engine's melds first (when it names any), then by suit and rank. */
+  sortHand(): void {
+    const g = this.game;
+    const hand = this.myHand();
+    if (!g || !hand) return;
+    const s = this.host.s;
+    const idOf = new Map<string, string>();
+    for (const id of hand.cards) {
+      const c = s.view.get(id);
+      if (isCard(c) && c.face !== undefined) idOf.set(c.face, id);
+    }
+    const want = handOrder([...idOf.keys()], this.meldsInView(g)).map((f) => idOf.get(f) as string);
+    const order = [...want, ...hand.cards.filter((id) => !want.includes(id))];
+    for (const [id, index] of reorderMoves(hand.cards, order)) this.host.send({ op: "move", id, to: hand.id, index });
+  }
+
+  private markMelds(melds: string[][] | null): void {
     const s = this.host.s;
     const now = new Set<HTMLElement>();
-    const hand = s.me.seat === null ? undefined : s.view.get(`hand${s.me.seat}`);
-    if (arr && isHand(hand)) {
+    if (melds) {
       const meldOf = new Map<string, number>();
-      arr.melds.forEach((m, i) => m.forEach((f) => meldOf.set(f, i)));
-      for (const id of cardIds(hand)) {
+      melds.forEach((m, i) => m.forEach((f) => meldOf.set(f, i)));
+      for (const id of this.myHand()?.cards ?? []) {
         const c = s.view.get(id);
         const el = this.host.r.el(id);
         if (!isCard(c) || !el || c.face === undefined) continue;
@@ -299,71 +383,130 @@ export class GameUI {
     this.meldMarks = now;
   }
 
-  private renderPick(choices: { card: string; deadwood: number }[]): void {
-    const key = this.knockMode ? JSON.stringify(choices) : "";
-    this.pickRow.hidden = !this.knockMode;
-    if (key === this.pickKey) return;
-    this.pickKey = key;
-    if (!this.knockMode) {
-      clear(this.pickRow);
-      return;
-    }
-    const cancel = h("button", { type: "button", class: "small", "data-testid": "knock-cancel" }, "Cancel");
-    cancel.addEventListener("click", () => {
-      this.knockMode = false;
-      this.host.changed();
-    });
-    this.pickRow.replaceChildren(
-      h("span", { class: "pick-hint" }, "Knock: click the card to discard face down, or choose here:"),
-      ...choices.map((k) => {
-        const b = h(
-          "button",
-          { type: "button", class: `small pick${isRed(k.card) ? " red" : ""}`, "data-testid": "knock-card", "data-card": k.card, title: `Discard the ${faceName(k.card)} and knock` },
-          shortName(k.card),
-          h("span", { class: "pick-dw" }, k.deadwood === 0 ? " Gin!" : ` deadwood ${k.deadwood}`),
-        );
-        b.addEventListener("click", () => this.act({ type: "knock", card: k.card }));
-        return b;
-      }),
-      cancel,
-    );
-  }
+  // --- drags and clicks ------------------------------------------------------------------------------
 
-  // --- commands ------------------------------------------------------------------------------------
-
-  private toggleKnock(): void {
-    this.knockMode = !this.knockMode;
-    this.host.changed();
-  }
-
-  private gin(): void {
-    const v = this.view;
-    if (!v) return;
-    const gin = knockChoices(v.hand ?? [], this.game?.legal ?? []).find((k) => k.deadwood === 0);
-    if (gin) this.act({ type: "knock", card: gin.card });
-  }
-
-  /** A click on a card: in knock mode, the card to knock with. True when the click was used. */
-  pick(id: string): boolean {
-    if (!this.knockMode) return false;
+  /** A card as the controls name it: in your hand ("hand") or in a zone, and whether on top. */
+  private cardAt(id: string): CardAt | null {
     const s = this.host.s;
     const c = s.view.get(id);
-    if (!isCard(c) || c.parent !== `hand${s.me.seat}` || c.face === undefined) return false;
-    if (this.legal("knock").some((a) => a.card === c.face)) {
-      this.act({ type: "knock", card: c.face });
-    } else {
-      toast(`You can't knock by discarding the ${faceName(c.face)}: too much deadwood would be left.`, "error");
-    }
-    return true;
+    if (!isCard(c) || !c.parent) return null;
+    if (s.me.seat !== null && c.parent === `hand${s.me.seat}`) return { face: c.face, source: "hand", top: true };
+    const pile = s.view.get(c.parent);
+    if (!isStack(pile)) return null;
+    return { face: c.face, source: pile.id, top: pile.cards[pile.cards.length - 1] === c.id };
   }
 
-  /** Escape: leave knock mode / close the sheet. True when something was closed. */
-  escape(): boolean {
-    if (this.knockMode) {
-      this.knockMode = false;
+  /** Elements to light up: where the dragged cards may go, or what may move now. */
+  private targets(g: Game): Map<Element, string> {
+    const out = new Map<Element, string>();
+    const s = this.host.s;
+    const r = this.host.r;
+    const drags = this.sorted.drags;
+    const hand = this.myHand();
+    if (this.knock.active && hand) {
+      for (const id of hand.cards) {
+        const c = s.view.get(id);
+        const el = r.el(id);
+        const cls = isCard(c) ? this.knock.cardClass(c.face) : null;
+        if (el && cls) out.set(el, cls);
+      }
+      return out;
+    }
+    if (g.waiting || !drags.length) return out;
+    if (this.dragIds) {
+      const cards = this.dragIds.map((id) => this.cardAt(id));
+      if (cards.some((c) => c === null)) return out;
+      for (const dest of dropTargets(drags, cards as CardAt[])) {
+        const el = dest === "hand" ? r.handBg : r.el(dest);
+        if (el) out.set(el, "accepts");
+      }
+      return out;
+    }
+    const hints = dragHints(drags);
+    for (const z of hints.zones) {
+      const el = r.el(z);
+      if (el) out.set(el, "legal");
+    }
+    for (const id of hand?.cards ?? []) {
+      const c = s.view.get(id);
+      const el = r.el(id);
+      if (isCard(c) && el && c.face !== undefined && hints.handFaces.has(c.face)) out.set(el, "playable");
+    }
+    return out;
+  }
+
+  private glow(next: Map<Element, string>): void {
+    for (const [el, cls] of this.glowing) if (next.get(el) !== cls) el.classList.remove(cls);
+    for (const [el, cls] of next) if (!el.classList.contains(cls)) el.classList.add(cls);
+    this.glowing = next;
+  }
+
+  /** A drag started (ids) or ended (null): light up where the cards may go. */
+  dragHint(ids: string[] | null): void {
+    this.dragIds = ids;
+    const g = this.game;
+    if (g) this.glow(this.targets(g));
+  }
+
+  /**
+   * A click on a card. While knocking: the card to knock with. While a control wants cards
+   * picked: select or unselect the hand card. True when the click was used.
+   */
+  pick(id: string): boolean {
+    const g = this.game;
+    if (!g) return false;
+    const at = this.cardAt(id);
+    if (this.knock.active) return at?.source === "hand" ? this.knock.pick(at.face) : false;
+    if (this.sorted.picks.length && at?.source === "hand") {
+      const sel = this.host.s.selected;
+      if (sel.has(id)) sel.delete(id);
+      else {
+        for (const other of [...sel]) if (this.cardAt(other)?.source !== "hand") sel.delete(other);
+        sel.add(id);
+      }
       this.host.changed();
       return true;
     }
+    return false;
+  }
+
+  /**
+   * A double-click or Enter on a card in a rule room: the one move it has, if it has exactly one
+   * (a draw, a discard, playing it to the trick). True: the page should do nothing else.
+   */
+  activate(id: string): boolean {
+    const g = this.game;
+    if (!g) return false;
+    const at = this.cardAt(id);
+    if (!at || g.waiting) return true;
+    const c = directControl(this.sorted.drags, at);
+    if (c) {
+      this.host.s.selected.delete(id); // the first click selected it; it is on its way now
+      this.act(c.action);
+    }
+    else if (this.sorted.drags.some((d) => dragFits(d, [at]))) toast("That card can go to more than one place: drag it where you want it.", "info");
+    return true;
+  }
+
+  /** The context menu in a rule room: the moves of this card (the drag controls it fits), Sort,
+   *  the scores. */
+  menuItems(id: string | null): MenuItem[] {
+    const g = this.game;
+    const items: MenuItem[] = [];
+    if (!g) return items;
+    const at = id ? this.cardAt(id) : null;
+    if (at) {
+      for (const c of this.sorted.drags) if (dragFits(c, [at])) items.push({ label: c.label, testid: "game-move", action: () => this.act(c.action) });
+      if (!items.length) items.push({ label: "No move for this card now", testid: "noop", action: () => {} });
+    }
+    if (!this.sortBtn.hidden) items.push({ label: "Sort my hand", testid: "sort", action: () => this.sortHand() });
+    if (!this.scoresBtn.hidden) items.push({ label: "Scores", testid: "scores", action: () => this.toggleSheet() });
+    return items;
+  }
+
+  /** Escape: stop knocking, close the sheet. True when something was closed. */
+  escape(): boolean {
+    if (this.knock.escape()) return true;
     if (this.sheetOpen) {
       this.closeSheet();
       return true;
@@ -371,47 +514,7 @@ export class GameUI {
     return false;
   }
 
-  /** A drag started (ids) or ended (null): light up where the card may go. */
-  dragHint(ids: string[] | null): void {
-    this.dragIds = ids;
-    const v = this.view;
-    if (v) this.glow(this.targets(v, this.game?.legal ?? []));
-  }
-
-  /** Reorder your hand: melds together (as the engine arranges them), deadwood last. */
-  arrange(): void {
-    const s = this.host.s;
-    const v = this.view;
-    const hand = s.me.seat === null ? undefined : s.view.get(`hand${s.me.seat}`);
-    if (!v || !isHand(hand)) return;
-    const byFace = new Map<string, string>();
-    const mine = cardIds(hand);
-    for (const id of mine) {
-      const c = s.view.get(id);
-      if (isCard(c) && c.face !== undefined) byFace.set(c.face, id);
-    }
-    const faces = [...byFace.keys()];
-    // The engine's arrangement when it is of exactly these cards, else the same rule computed here.
-    const given = v.arrangement;
-    const same = given && [...given.melds.flat(), ...given.deadwood].sort().join() === [...faces].sort().join();
-    const arr = same && given ? given : bestArrangement(faces);
-    const deadwood = [...arr.deadwood].sort((a, b) => rankOf(a) - rankOf(b) || a.localeCompare(b));
-    const want = [...arr.melds.flat(), ...deadwood].map((f) => byFace.get(f) as string);
-    const rest = mine.filter((id) => !want.includes(id));
-    const order = [...want, ...rest];
-    const cur = [...mine];
-    order.forEach((id, i) => {
-      if (cur[i] === id) return;
-      const from = cur.indexOf(id);
-      if (from < 0) return;
-      cur.splice(from, 1);
-      cur.splice(i, 0, id);
-      this.host.send({ op: "move", id, to: hand.id, index: i });
-    });
-    if (!arr.melds.length) toast(`No melds yet: deadwood ${arr.points}.`, "info");
-  }
-
-  // --- the result sheet: reveal, scoreboard, final breakdown -----------------------------------------
+  // --- the sheet: scoreboard, reveal, result ------------------------------------------------------------
 
   toggleSheet(): void {
     this.sheetOpen = !this.sheetOpen;
@@ -425,144 +528,118 @@ export class GameUI {
     this.host.changed();
   }
 
-  private renderSheet(v: GinView, n: Names): void {
+  private renderSheet(g: Game): void {
     this.sheet.hidden = !this.sheetOpen;
-    // While cards are in hand the sheet leaves the hand strip free; after a hand it may use it.
-    toggleClass(this.sheet, "tall", v.phase === "hand_over" || v.phase === "game_over");
-    if (!this.sheetOpen) return;
-    const names = [this.seatName(0), this.seatName(1)];
-    const nextLegal = this.legal("next_hand").length > 0;
-    const key = JSON.stringify([v.phase, v.hand_no, v.last_result, v.history, v.scores, v.hands_won, v.game_result, names, nextLegal, v.seat]);
+    toggleClass(this.sheet, "tall", !!(g.reveal || g.outcome));
+    if (!this.sheetOpen) {
+      this.sheetKey = "";
+      return;
+    }
+    const buttons = this.sorted.buttons;
+    const key = JSON.stringify([g.scoreboard, g.reveal, g.outcome, g.players, g.me, g.status, buttons.map((c) => [c.label, c.action])]);
     if (key === this.sheetKey) return;
     this.sheetKey = key;
     const close = h("button", { type: "button", class: "small", "data-testid": "sheet-close", title: "Close (Esc)" }, "Close");
     close.addEventListener("click", () => this.closeSheet());
-    const ended = v.phase === "hand_over" || v.phase === "game_over";
-    const r = v.last_result;
-    const parts: (HTMLElement | null)[] = [];
-    parts.push(
-      h(
-        "header",
-        { class: "sheet-head" },
-        h("h2", {}, r && ended ? `Hand ${r.hand_no}: ${resultText(r, n)}` : `Scores · hand ${v.hand_no}`),
-        close,
-      ),
-    );
-    if (r) parts.push(this.reveal(r, n, ended));
-    parts.push(this.scoreboard(v, names));
-    if (v.game_result) parts.push(this.finalBreakdown(v, names, n));
-    if (nextLegal) {
-      const next = h("button", { type: "button", class: "primary", "data-testid": "sheet-next" }, "Deal the next hand");
-      next.addEventListener("click", () => {
-        this.sheetOpen = false;
-        this.act({ type: "next_hand" });
-      });
-      parts.push(h("footer", { class: "sheet-foot" }, next));
-    }
-    this.sheet.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
-  }
-
-  private reveal(r: GinResult, n: Names, current: boolean): HTMLElement {
-    const order = r.knocker === null ? [0, 1] : [r.knocker, 1 - r.knocker];
-    const box = h("section", { class: "reveal", "data-testid": "reveal", "data-hand": r.hand_no });
-    if (!current) box.appendChild(h("h3", {}, `Last hand (${r.hand_no}): ${resultText(r, n)}`));
-    const how = pointsText(r, n);
-    if (how) box.appendChild(h("p", { class: "how", "data-testid": "reveal-points" }, how));
-    for (const seat of order) {
-      const rv = r.seats[seat];
-      if (!rv) continue;
-      const role = r.knocker === null ? "" : seat === r.knocker ? (r.kind === "gin" || r.kind === "big_gin" ? "went out" : "knocked") : "defended";
-      const cards = h("div", { class: "rs-cards" });
-      rv.melds.forEach((m, i) => cards.appendChild(h("span", { class: "meld-group", "data-meld": i % 4, title: `Meld ${i + 1}` }, m.map((f) => cardImg(f)))));
-      if (rv.deadwood.length) cards.appendChild(h("span", { class: "dead-group", title: "Deadwood" }, rv.deadwood.map((f) => cardImg(f, "dead"))));
-      const row = h(
-        "div",
-        { class: `reveal-seat${seat === r.winner ? " winner" : ""}`, "data-testid": `reveal-seat-${seat}` },
+    const title = g.outcome ? "Game over" : g.reveal ? "Hand over" : `${g.title}: scores`;
+    const parts: HTMLElement[] = [h("header", { class: "sheet-head" }, h("h2", {}, title), close)];
+    if (g.reveal || g.outcome) parts.push(h("p", { class: "how", "data-testid": "sheet-status" }, g.status));
+    if (g.outcome) parts.push(this.outcomeBox(g));
+    if (g.reveal) parts.push(this.revealBox(g.reveal));
+    parts.push(this.scoreboardBox(g));
+    if (buttons.length) {
+      parts.push(
         h(
-          "div",
-          { class: "rs-head" },
-          h("strong", {}, n.who(seat)),
-          role ? h("span", { class: "role" }, role) : null,
-          h("span", { class: "dw", "data-testid": `reveal-deadwood-${seat}` }, `deadwood ${rv.points}`),
+          "footer",
+          { class: "sheet-foot" },
+          buttons.map((c) => {
+            const b = this.controlButton(c, "sheet-control", "primary");
+            b.addEventListener("click", () => {
+              this.sheetOpen = false;
+              this.autoOpened = false;
+            });
+            return b;
+          }),
         ),
-        cards,
       );
-      if (seat !== r.knocker && r.layoffs.length) {
-        row.appendChild(
-          h(
-            "div",
-            { class: "layoffs", "data-testid": "reveal-layoffs" },
-            h("span", { class: "lbl" }, "Laid off:"),
-            r.layoffs.map((lo) => h("span", { class: "layoff", title: `onto meld ${lo.meld + 1}` }, cardImg(lo.card), h("small", {}, `→ meld ${lo.meld + 1}`))),
-          ),
-        );
-      }
-      box.appendChild(row);
     }
-    if (r.knock_discard) box.appendChild(h("div", { class: "knock-discard" }, h("span", { class: "lbl" }, "Knock discard:"), cardImg(r.knock_discard)));
-    return box;
+    this.sheet.replaceChildren(...parts);
   }
 
-  private scoreboard(v: GinView, names: string[]): HTMLElement {
-    const rows = v.history.map((hh) =>
-      h(
-        "tr",
-        { "data-testid": "score-row" },
-        h("td", {}, String(hh.hand_no)),
-        h("td", {}, `${KIND_TEXT[hh.kind] ?? hh.kind}${hh.winner !== null ? ` · ${names[hh.winner]}` : ""}`),
-        [0, 1].map((seat) => h("td", { class: "num" }, hh.winner === seat ? String(hh.points) : "")),
-      ),
-    );
-    if (!rows.length) rows.push(h("tr", {}, h("td", { colspan: 4, class: "empty" }, "No hand finished yet")));
+  private outcomeBox(g: Game): HTMLElement {
+    const o = g.outcome as NonNullable<Game["outcome"]>;
+    const won = new Set(o.winners);
     return h(
       "section",
-      { class: "scoreboard", "data-testid": "scoreboard" },
-      h("h3", {}, `Scoreboard · playing to ${v.options?.target ?? 100}`),
+      { class: "final", "data-testid": "game-result" },
+      h("p", { class: "winner", "data-testid": "game-winner" }, winnersText(o.winners, g.players, g.me)),
       h(
         "table",
         {},
-        h("thead", {}, h("tr", {}, h("th", {}, "Hand"), h("th", {}, "Result"), names.map((nm) => h("th", { class: "num" }, nm)))),
+        h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", { class: "num" }, "Final score"))),
+        h(
+          "tbody",
+          {},
+          g.players.map((p) =>
+            h(
+              "tr",
+              { class: won.has(p.player) ? "won" : "" },
+              h("td", {}, this.nameOf(p.player)),
+              h("td", { class: "num", "data-testid": `final-score-${p.player}` }, String(o.scores[p.player] ?? "")),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  private revealBox(lines: RevealLine[]): HTMLElement {
+    const box = h("section", { class: "reveal", "data-testid": "reveal" });
+    for (const line of lines) {
+      const cards = h("div", { class: "rs-cards" });
+      line.melds.forEach((m, i) => cards.appendChild(h("span", { class: "meld-group", "data-meld": i % 4, title: `Meld ${i + 1}` }, m.map((f) => cardImg(f)))));
+      if (line.cards.length) cards.appendChild(h("span", { class: "dead-group", title: "Other cards" }, line.cards.map((f) => cardImg(f, "dead"))));
+      box.appendChild(
+        h(
+          "div",
+          { class: "reveal-seat", "data-testid": `reveal-player-${line.player}` },
+          h(
+            "div",
+            { class: "rs-head" },
+            h("strong", {}, this.nameOf(line.player)),
+            line.note ? h("span", { class: "role", "data-testid": `reveal-note-${line.player}` }, line.note) : null,
+            h("span", { class: "dw", "data-testid": `reveal-points-${line.player}`, title: "Points" }, String(line.points)),
+          ),
+          line.melds.length || line.cards.length ? cards : null,
+        ),
+      );
+    }
+    return box;
+  }
+
+  private scoreboardBox(g: Game): HTMLElement {
+    const b = g.scoreboard;
+    if (!b) return h("section", { class: "scoreboard", "data-testid": "scoreboard" }, h("p", { class: "empty" }, "No scores yet."));
+    const rows = b.rows.map((r) =>
+      h("tr", { "data-testid": "score-row" }, h("td", {}, r.label), b.columns.map((_, i) => h("td", { class: "num" }, String(r.cells[i] ?? "")))),
+    );
+    if (!rows.length) rows.push(h("tr", {}, h("td", { colspan: b.columns.length + 1, class: "empty" }, "Nothing scored yet")));
+    return h(
+      "section",
+      { class: "scoreboard", "data-testid": "scoreboard" },
+      h("h3", {}, "Scoreboard"),
+      h(
+        "table",
+        {},
+        h("thead", {}, h("tr", {}, h("th", {}, ""), b.columns.map((c) => h("th", { class: "num" }, c)))),
         h("tbody", {}, rows),
         h(
           "tfoot",
           {},
-          h("tr", { class: "total" }, h("td", {}, "Total"), h("td", {}, ""), [0, 1].map((seat) => h("td", { class: "num", "data-testid": `score-total-${seat}` }, String(v.scores[seat])))),
-          h("tr", {}, h("td", {}, "Hands won"), h("td", {}, v.draws ? `${v.draws} drawn` : ""), [0, 1].map((seat) => h("td", { class: "num" }, String(v.hands_won[seat])))),
+          h("tr", { class: "total", "data-testid": "score-totals" }, h("td", {}, "Total"), b.columns.map((_, i) => h("td", { class: "num", "data-testid": `score-total-${i}` }, String(b.totals[i] ?? 0)))),
         ),
       ),
+      b.note ? h("p", { class: "note", "data-testid": "scoreboard-note" }, b.note) : null,
     );
   }
-
-  private finalBreakdown(v: GinView, names: string[], n: Names): HTMLElement {
-    const g = v.game_result;
-    if (!g) return h("div");
-    const line = (label: string, vals: number[], testid: string, cls = "") =>
-      h("tr", { class: cls, "data-testid": testid }, h("td", {}, label), [0, 1].map((seat) => h("td", { class: "num" }, String(vals[seat]))));
-    const winner = g.winner === null ? "A tie!" : `${n.who(g.winner)} ${n.mine(g.winner) ? "win" : "wins"} the game`;
-    return h(
-      "section",
-      { class: "final", "data-testid": "game-result" },
-      h("h3", {}, "Game over"),
-      h("p", { class: "winner", "data-testid": "game-winner" }, winner),
-      h(
-        "table",
-        {},
-        h("thead", {}, h("tr", {}, h("th", {}, ""), names.map((nm) => h("th", { class: "num" }, nm)))),
-        h(
-          "tbody",
-          {},
-          line("Hand points", g.hand_points, "final-hand-points"),
-          g.shutout ? line("Shutout: doubled", g.counted_hand_points, "final-shutout") : null,
-          line("Game bonus", g.game_bonus, "final-game-bonus"),
-          line(`Line bonus (25 a hand won)`, g.line_bonus, "final-line-bonus"),
-          line("Total", g.totals, "final-total", "total"),
-        ),
-      ),
-    );
-  }
-}
-
-function rankOf(face: string): number {
-  const m = /(\d+)$/.exec(face);
-  return m ? Number(m[1]) : 0;
 }

@@ -1,8 +1,9 @@
-// The home page: your name, create a room from a template, join by code, recent rooms.
+// The home page: your name, create a room (free play from a template, or a game with its options,
+// both as the server lists them in `GET /api/games`), join by code, recent rooms.
 
 import { backUrl, faceUrl } from "./cards";
 import { h, setText } from "./dom";
-import { optionFields } from "./game";
+import { fetchGames, gameCaption, type OptionFields, optionFields } from "./options";
 import { load, NAME_KEY, normalizeCode, prettyCode, recentRooms, save, timeAgo } from "./util";
 
 export function showHome(root: HTMLElement): void {
@@ -26,18 +27,21 @@ export function showHome(root: HTMLElement): void {
   );
   const seats = h("select", { id: "seats", "data-testid": "seats-select" });
   for (let n = 1; n <= 8; n++) seats.appendChild(h("option", { value: n, selected: n === 4 }, `${n} seat${n > 1 ? "s" : ""}`));
-  const game = h(
-    "select",
-    { id: "game", "data-testid": "game-select" },
-    h("option", { value: "" }, "Free play (any game, no rules)"),
-    h("option", { value: "gin_rummy" }, "Gin Rummy (2 players, scored)"),
-  );
-  const opts = optionFields();
+  const game = h("select", { id: "game", "data-testid": "game-select" }, h("option", { value: "" }, "Free play (any game, no rules)"));
+  let opts: OptionFields | null = null;
   const freeFields = h("div", { class: "fields" }, h("label", { for: "template" }, "Cards"), template, h("label", { for: "seats" }, "Seats"), seats);
-  const gameFields = h("div", { class: "fields", hidden: true }, opts.el);
-  game.addEventListener("change", () => {
-    freeFields.hidden = game.value !== "";
-    gameFields.hidden = game.value === "";
+  const gameFields = h("div", { class: "fields", hidden: true });
+  const games = fetchGames().catch(() => []);
+  void games.then((list) => {
+    for (const g of list) game.appendChild(h("option", { value: g.name }, gameCaption(g)));
+    game.dataset.loaded = "true";
+  });
+  game.addEventListener("change", async () => {
+    const info = (await games).find((g) => g.name === game.value);
+    opts = info ? optionFields(info) : null;
+    gameFields.replaceChildren(...(opts ? [opts.el] : []));
+    freeFields.hidden = !!info;
+    gameFields.hidden = !info;
   });
   const createErr = h("p", { class: "err", "data-testid": "create-error", role: "alert" });
   const create = h("button", { type: "submit", class: "primary", "data-testid": "create-room" }, "Create a room");
@@ -61,7 +65,7 @@ export function showHome(root: HTMLElement): void {
       const resp = await fetch("/api/rooms", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(game.value ? { game: game.value, options: opts.values() } : { template: template.value, seats: Number(seats.value) }),
+        body: JSON.stringify(game.value ? { game: game.value, options: opts?.values() ?? {} } : { template: template.value, seats: Number(seats.value) }),
       });
       const body = await resp.json();
       if (!resp.ok) throw new Error(body.message || "Could not create a room.");

@@ -1,10 +1,11 @@
 // The side panel: seats and players (names, seat colours, presence, hand counts, take/leave a
-// seat, rename yourself), spectators, the host's controls (lock the room, remove a player, rules
-// on/off, seat a computer player), and the room log. Names are text nodes, never HTML.
+// seat, rename yourself), spectators, the host's controls (lock the room, remove a player, play a
+// game / rules off, start a waiting game, seat a computer player), and the room log. Names are
+// text nodes, never HTML.
 
 import { handCount, isHand } from "./board";
 import { h } from "./dom";
-import type { State } from "./state";
+import { everyoneEdits, type State } from "./state";
 import type { Player } from "./types";
 import { seatColor } from "./util";
 
@@ -19,12 +20,26 @@ export interface PanelActions {
   rulesOn(): void;
   rulesOff(): void;
   newGame(): void;
+  start(): void;
+  /** Who may add, change and remove things on a free-play table. */
+  editors(who: "host" | "all"): void;
 }
 
-/** How many seats play in the room's game (Gin Rummy: 2), 0 in free play. */
-function gamePlayers(s: State): number {
-  const counts = s.game?.view?.hand_counts;
-  return Array.isArray(counts) ? counts.length : s.game ? s.seats : 0;
+/** May a computer player take this empty seat? In a started game: a seat the game plays from;
+ *  while a game waits for players: any seat, until the game has as many as it takes. */
+export function computerMayTake(s: State, seat: number): boolean {
+  const g = s.game;
+  if (!g) return false;
+  if (!g.waiting) return (g.players ?? []).some((p) => p.seat === seat);
+  return s.players.filter((p) => p.seat !== null).length < g.max_players;
+}
+
+/** The host may start a waiting game now: enough players sit (but not too many). */
+export function mayStart(s: State): boolean {
+  const g = s.game;
+  if (!g || !g.waiting) return false;
+  const n = s.players.filter((p) => p.seat !== null).length;
+  return n >= g.min_players && n <= g.max_players;
 }
 
 const STATUS_TEXT: Record<string, string> = { online: "online", reconnecting: "reconnecting…", away: "away" };
@@ -63,8 +78,9 @@ export class Panel {
       const hand = s.view.get(`hand${seat}`);
       counts.push(isHand(hand) ? handCount(hand) : 0);
     }
-    const game = s.game ? [s.game.name, s.game.title, s.game.options, gamePlayers(s)] : null;
-    const key = JSON.stringify([s.players, counts, s.me.player, s.me.seat, s.seats, s.conn, s.locked, game]);
+    const g = s.game;
+    const game = g ? [g.name, g.title, g.options, g.waiting, g.min_players, g.max_players, (g.players ?? []).map((p) => p.seat)] : null;
+    const key = JSON.stringify([s.players, counts, s.me.player, s.me.seat, s.seats, s.conn, s.locked, game, everyoneEdits(s)]);
     if (key !== this.key) {
       this.key = key;
       this.renderPlayers(s, counts);
@@ -87,7 +103,6 @@ export class Panel {
 
   private renderPlayers(s: State, counts: number[]): void {
     const iAmHost = !!s.players.find((p) => p.id === s.me.player)?.host;
-    const players = gamePlayers(s);
     this.lockedEl.hidden = !s.locked;
     const bySeat = new Map<number, Player>();
     for (const p of s.players) if (p.seat !== null) bySeat.set(p.seat, p);
@@ -143,7 +158,7 @@ export class Panel {
         const sit = h("button", { type: "button", class: "small", "data-testid": `sit-${seat}` }, "Sit here");
         sit.addEventListener("click", () => this.actions.sit(seat));
         const btns = h("span", { class: "seat-buttons" }, sit);
-        if (iAmHost && s.game && seat < players) {
+        if (iAmHost && computerMayTake(s, seat)) {
           const bot = h("button", { type: "button", class: "small", "data-testid": `bot-${seat}`, title: "Seat a computer player here" }, "Computer");
           bot.addEventListener("click", () => this.actions.bot(seat));
           btns.appendChild(bot);
@@ -200,14 +215,27 @@ export class Panel {
       : btn("host-lock", "Lock room", "Nobody new can join (players who left can come back)", () => this.actions.lock(true));
     const rules = s.game
       ? [
+          mayStart(s) ? btn("host-start", "Start the game now", "Start with the players seated now", () => this.actions.start()) : null,
           btn("host-new-game", "New game", `Start a fresh game of ${s.game.title}`, () => this.actions.newGame()),
           btn("host-rules-off", "Rules off", "Back to free play: the cards stay where they are", () => this.actions.rulesOff()),
         ]
-      : [btn("host-rules-on", "Play Gin Rummy…", "Turn on Gin Rummy rules and scoring: the table is dealt afresh", () => this.actions.rulesOn())];
+      : [btn("host-rules-on", "Play a game…", "Choose a game: its rules and scoring; the table is set up afresh", () => this.actions.rulesOn())];
+    const all = everyoneEdits(s);
+    const edit = s.game
+      ? null
+      : h(
+          "div",
+          { class: "host-row" },
+          h("span", { class: "host-state", "data-testid": "edit-state" }, all ? "Everyone edits" : "Only you edit"),
+          all
+            ? btn("host-edit-host", "Only me", "Only you may add, change and remove things", () => this.actions.editors("host"))
+            : btn("host-edit-all", "Let everyone edit", "Everyone may add, change and remove things on the table", () => this.actions.editors("all")),
+        );
     this.hostEl.replaceChildren(
       h("h3", {}, "Host"),
       h("div", { class: "host-row" }, h("span", { class: "host-state", "data-testid": "room-state" }, s.locked ? "Room locked" : "Room open"), lock),
-      h("div", { class: "host-row" }, h("span", { class: "host-state", "data-testid": "rules-state" }, s.game ? `Rules: ${s.game.title}` : "Free play"), ...rules),
+      h("div", { class: "host-row" }, h("span", { class: "host-state", "data-testid": "rules-state" }, s.game ? `Rules: ${s.game.title}` : "Free play"), rules),
+      ...(edit ? [edit] : []),
     );
   }
 

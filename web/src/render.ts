@@ -7,6 +7,7 @@ import { backUrl, faceName, faceUrl } from "./cards";
 import { cardIds, cardInStack, containerOf, handCount, isCard, isHand, isStack, stackBox, topCardId, WIDGET_SIZE } from "./board";
 import { h, setText, toggleClass } from "./dom";
 import { computeGeom, FIT, type Geom, handSlots, type ViewPort } from "./geom";
+import { handPlaces } from "./seating";
 import type { State } from "./state";
 import {
   CARD_H,
@@ -36,6 +37,12 @@ export interface WidgetActions {
 }
 
 const Z_HAND = 4_000_000;
+/** Other players' fanned hands (table units): at most this many backs, this far apart. */
+const FAN_MAX = 13;
+const FAN_STEP = 9;
+const FAN_TURN = 4;
+const FAN_W = 60;
+const FAN_H = 84;
 
 export class Renderer {
   readonly layer: HTMLElement;
@@ -47,6 +54,7 @@ export class Renderer {
   readonly dragging = new Set<string>();
   private els = new Map<string, Rec>();
   private badges = new Map<string, Rec>();
+  private fanEls = new Map<string, Rec>();
   private highlighted: HTMLElement | null = null;
 
   constructor(
@@ -133,14 +141,16 @@ export class Renderer {
           const reach = o.layout === "row" || cid === topId;
           this.card(c, g.ox + p.x * g.s, g.oy + p.y * g.s, CARD_W * g.s, CARD_H * g.s, zBase + 1 + i, "stack", reach, o.rot);
         });
-      } else {
+      } else if (WIDGET_SIZE[o.t]) {
         seen.add(o.id);
         this.widget(o as ChipsObj | CounterObj | DieObj | LabelObj, zBase);
-      }
+      } // other kinds (a room's settings, newer objects) are not drawn here
     });
 
     // Hands: ours along the bottom, faces up. Another seat's hand is only a count (its cards
-    // are never sent to us): the players panel shows it next to that seat.
+    // are never sent to us): in a game, a fan of that many backs at the player's place round
+    // the table; in free play, the count in the players panel.
+    this.fans(s);
     const mySeat = s.me.seat;
     for (const o of view.values()) {
       if (!isHand(o) || o.seat !== mySeat) continue;
@@ -175,6 +185,75 @@ export class Renderer {
       }
     }
     for (const [id, rec] of this.els) toggleClass(rec.el, "selected", s.selected.has(id));
+  }
+
+  /** Other players' hands in a game: card backs fanned at their places, with their names. */
+  private fans(s: State): void {
+    const g = this.geom;
+    const seen = new Set<string>();
+    let back = "blue";
+    for (const o of s.view.values())
+      if (isCard(o)) {
+        back = o.back;
+        break;
+      }
+    for (const p of handPlaces(s.view, s.game)) {
+      const id = `fan:${p.player}`;
+      seen.add(id);
+      let rec = this.fanEls.get(id);
+      if (!rec) {
+        const el = h(
+          "div",
+          { class: "other-hand", "data-testid": "other-hand" },
+          h("div", { class: "fan-cards" }),
+          h("div", { class: "fan-name", "data-testid": "other-hand-name" }),
+        );
+        rec = { el, key: "", content: "" };
+        this.fanEls.set(id, rec);
+        this.layer.appendChild(el);
+      }
+      const el = rec.el;
+      el.dataset.player = String(p.player);
+      el.dataset.seat = String(p.seat);
+      el.dataset.n = String(p.n);
+      const shown = Math.min(p.n, FAN_MAX);
+      const content = `${shown}|${back}|${p.name}|${p.n}`;
+      const [cards, name] = [el.firstChild as HTMLElement, el.lastChild as HTMLElement];
+      if (rec.content !== content) {
+        rec.content = content;
+        const src = backUrl(back);
+        const imgs: HTMLElement[] = [];
+        for (let i = 0; i < shown; i++) {
+          const img = h("img", { alt: "", src, draggable: "false", class: "fan-card" });
+          const mid = (shown - 1) / 2;
+          img.style.transform = `translateX(${(i - mid) * FAN_STEP}px) rotate(${(i - mid) * FAN_TURN}deg)`;
+          imgs.push(img);
+        }
+        cards.replaceChildren(...imgs);
+        setText(name, `${p.name} · ${p.n} card${p.n === 1 ? "" : "s"}`);
+        el.setAttribute("aria-label", `${p.name}'s hand: ${p.n} card${p.n === 1 ? "" : "s"}`);
+      }
+      // The fan turns to face the table centre; the name stays upright.
+      const cx = g.ox + p.x * g.s;
+      const cy = g.oy + p.y * g.s;
+      const key = `${cx}|${cy}|${g.s}|${p.rot}|${g.w}|${content}`;
+      if (rec.key === key) continue;
+      rec.key = key;
+      cards.style.transform = `translate(${cx - FAN_W / 2}px, ${cy - FAN_H / 2}px) scale(${g.s}) rotate(${p.rot}deg)`;
+      // The name tag behind the fan (towards the edge), kept inside the stage (its size is
+      // known once it holds its text).
+      const k = Math.min(1, Math.max(0.6, g.s));
+      const half = (name.offsetWidth * k) / 2;
+      const tx = Math.max(half + 4, Math.min(g.w - half - 4, g.ox + (p.x - p.fx * 70) * g.s));
+      const ty = g.oy + (p.y - p.fy * 70) * g.s;
+      name.style.transform = `translate(${tx}px, ${ty}px) translate(-50%, -50%) scale(${k})`;
+    }
+    for (const [key, rec] of this.fanEls) {
+      if (!seen.has(key)) {
+        rec.el.remove();
+        this.fanEls.delete(key);
+      }
+    }
   }
 
   private rec(id: string, make: () => HTMLElement): Rec {

@@ -5,12 +5,13 @@ import { isCard, isStack, spotNear, stackBox } from "./board";
 import { h, setText } from "./dom";
 import { bindDrag, type DragHost } from "./drag";
 import { bindKeys, openMenu } from "./events";
-import { GameUI, optionFields } from "./game";
+import { GameUI } from "./game";
 import { FIT, type ViewPort, zoomAt } from "./geom";
+import { fetchGames, gameCaption, optionFields } from "./options";
 import { Panel } from "./panel";
 import { Renderer } from "./render";
-import { dump, newState, recompute, type State } from "./state";
-import type { GameAction, Op, Player } from "./types";
+import { dump, mayEdit, newState, recompute, type State } from "./state";
+import type { GameAction, GameInfo, Op, Player } from "./types";
 import { closeMenu, confirmDialog, prompt, screen, toast } from "./ui";
 import { forgetRoom, NAME_KEY, prettyCode, save, tokenKey } from "./util";
 
@@ -28,6 +29,7 @@ export class Room implements DragHost {
   readonly game: GameUI;
   readonly root: HTMLElement;
   private addBtn: HTMLElement | null = null;
+  private undoBtn: HTMLElement | null = null;
   closed = false;
   private banner: HTMLElement;
   private frame = 0;
@@ -45,11 +47,20 @@ export class Room implements DragHost {
       rulesOn: () => void this.rulesOn(),
       rulesOff: () => void this.rulesOff(),
       newGame: () => void this.newGame(),
+      start: () => this.startGame(),
+      editors: (who) => this.conn.request("host", { action: "edit", who }),
     });
     this.game = new GameUI(this);
     const stage = h("div", { class: "stage", "data-testid": "stage" });
     this.banner = h("div", { class: "banner", role: "alert", "data-testid": "conn-banner", hidden: true });
-    this.root = h("div", { class: "room" }, this.topbar(code), this.banner, this.game.bar, h("div", { class: "main" }, stage, this.game.sheet, this.panel.el));
+    this.root = h(
+      "div",
+      { class: "room" },
+      this.topbar(code),
+      this.banner,
+      this.game.bar,
+      h("div", { class: "main" }, stage, this.game.dock, this.game.sheet, this.panel.el),
+    );
     document.getElementById("app")?.replaceChildren(this.root);
     document.title = `${prettyCode(code)} · cardtable`;
 
@@ -126,6 +137,7 @@ export class Room implements DragHost {
     });
     const undo = h("button", { type: "button", "data-testid": "undo", title: "Undo your last move (Ctrl+Z)" }, h("span", { class: "wide" }, "Undo"), h("span", { class: "narrow", "aria-hidden": "true" }, "↶"));
     undo.addEventListener("click", () => this.undo());
+    this.undoBtn = undo;
     const help = h("button", { type: "button", "data-testid": "help", title: "Keyboard shortcuts (?)" }, "?");
     help.addEventListener("click", () => this.help());
     const panelBtn = h("button", { type: "button", class: "panel-toggle", "data-testid": "panel-toggle", title: "Players and log" }, h("span", { class: "wide" }, "Players"), h("span", { class: "narrow", "aria-hidden": "true" }, "☰"));
@@ -162,8 +174,12 @@ export class Room implements DragHost {
       this.r.render(this.s);
       this.panel.render(this.s);
       this.game.render();
-      // In a rule room the table holds only the game's cards: nothing to add.
-      if (this.addBtn) this.addBtn.hidden = this.s.game !== null;
+      // A rule room holds only the game's cards (nothing to add, no undo); spectators don't
+      // touch; only editors (the host, or everyone if the host says so) add things.
+      const playing = this.s.game === null && this.s.me.seat !== null;
+      if (this.addBtn) this.addBtn.hidden = !playing || !mayEdit(this.s);
+      if (this.undoBtn) this.undoBtn.hidden = !playing;
+      this.r.stage.classList.toggle("rules", this.s.game !== null);
     };
     this.frame = requestAnimationFrame(run);
     // Background tabs get no animation frames: still render within a moment.
@@ -266,7 +282,18 @@ export class Room implements DragHost {
   /** A click on an object; true when the game used it (picking the card to knock with). */
   pick = (id: string): boolean => this.game.pick(id);
 
-  shareDrag = (items: { id: string; x: number; y: number }[]): void => this.conn.dragging(items);
+  /** A double-click on a card; in a rule room, the card's one move. */
+  activate = (id: string): boolean => (this.s.game ? this.game.activate(id) : false);
+
+  /** Live drags are shared in free play only: a rule room's table is turned differently on
+   *  each page, so a position on ours means something else on theirs. */
+  shareDrag = (items: { id: string; x: number; y: number }[]): void => {
+    if (this.s.game && items.length) return;
+    this.conn.dragging(items);
+  };
+
+  /** Host: start a waiting game with the players seated now. */
+  startGame = (): void => this.conn.request("host", { action: "start" });
 
   setView = (vp: ViewPort): void => {
     this.r.setView(vp);
@@ -509,10 +536,36 @@ export class Room implements DragHost {
       this.conn.request("host", { action: "remove", player: p.id });
   }
 
+  private async games(): Promise<GameInfo[] | null> {
+    try {
+      const list = await fetchGames();
+      if (list.length) return list;
+      toast("This server offers no games with rules.", "error");
+    } catch {
+      toast("Could not load the list of games: try again.", "error");
+    }
+    return null;
+  }
+
+  /** Host: choose a game and its options; the table is set up afresh for it. */
   private async rulesOn(): Promise<void> {
-    const opts = optionFields();
-    const ok = await confirmDialog("Play Gin Rummy", "The table is cleared and dealt afresh for seats 1 and 2; moves follow the rules.", "Start the game", opts.el);
-    if (ok) this.conn.request("host", { action: "game", game: "gin_rummy", options: opts.values() });
+    const list = await this.games();
+    if (!list) return;
+    const choice = h(
+      "select",
+      { id: "game-choice", "data-testid": "game-choice" },
+      list.map((g) => h("option", { value: g.name }, gameCaption(g))),
+    );
+    let opts = optionFields(list[0]);
+    const holder = h("div", { class: "game-choice" }, h("label", { for: "game-choice" }, "Game"), choice, opts.el);
+    choice.addEventListener("change", () => {
+      const info = list.find((g) => g.name === choice.value) ?? list[0];
+      const next = optionFields(info);
+      opts.el.replaceWith(next.el);
+      opts = next;
+    });
+    const ok = await confirmDialog("Play a game", "The table is cleared and set up for the game; moves follow its rules. It starts when its seats are taken, or when you start it.", "Set up the game", holder);
+    if (ok) this.conn.request("host", { action: "game", game: choice.value, options: opts.values() });
   }
 
   private async rulesOff(): Promise<void> {
@@ -524,7 +577,9 @@ export class Room implements DragHost {
   private async newGame(): Promise<void> {
     const g = this.s.game;
     if (!g) return;
-    const opts = optionFields(g.options);
+    const info = (await this.games())?.find((x) => x.name === g.name);
+    if (!info) return;
+    const opts = optionFields(info, { ...g.options, fill: g.fill });
     if (await confirmDialog(`New game of ${g.title}?`, "The scores start again from zero and new hands are dealt.", "New game", opts.el))
       this.conn.request("host", { action: "game", game: g.name, options: opts.values() });
   }
@@ -551,7 +606,9 @@ export class Room implements DragHost {
       ["Drag on the empty table, Ctrl+click", "select several"],
       ["Right-click, long-press", "more: deal, split, spread, lock…"],
       ["Wheel, pinch, + / − / 0", "zoom in and out; drag the table with the middle button or a finger"],
-      ["Ctrl+Z", "undo your last move"],
+      ["Ctrl+Z", "undo your last move (free play)"],
+      ["In a game: double-click, Enter", "make the card's move, when it has just one (draw it, play it)"],
+      ["In a game: right-click, long-press", "the moves of that card, and Sort"],
     ];
     const close = h("button", { type: "button", class: "primary", "data-testid": "help-close" }, "Close");
     const modal = h(

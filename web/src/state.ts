@@ -3,6 +3,7 @@
 // always rendered from `view`; nothing is ever read back from the DOM.
 
 import { Draft, type Objects, predict, seatedSeats, stripHidden } from "./board";
+import { seatView } from "./seating";
 import type { Game, Obj, Op, Player } from "./types";
 
 export interface Pending {
@@ -30,11 +31,11 @@ export interface State {
   players: Player[];
   /** The host closed the room to new players. */
   locked: boolean;
-  /** The rule plugin's view and legal moves for this seat, or null in free play. */
+  /** The rule game as this seat sees it (status, controls, scores...), or null in free play. */
   game: Game | null;
   server: Objects;
   pending: Pending[];
-  /** server + pending, recomputed by `recompute`. */
+  /** server + pending, turned so that you sit at the bottom in a game (`recompute`). */
   view: Objects;
   me: { player: string | null; seat: number | null; name: string };
   log: LogLine[];
@@ -63,7 +64,8 @@ export function newState(code: string, name: string): State {
   };
 }
 
-/** Rebuild the view from the server state and the pending operations, in order. */
+/** Rebuild the view from the server state and the pending operations, in order; in a game,
+ *  the objects of each player are then moved so that this page's player sits at the bottom. */
 export function recompute(s: State): void {
   if (!s.pending.length) {
     s.view = s.server;
@@ -74,11 +76,24 @@ export function recompute(s: State): void {
     stripHidden(d, s.me.seat);
     s.view = d.objs;
   }
+  s.view = seatView(s.view, s.game);
   for (const id of [...s.selected]) if (!s.view.has(id)) s.selected.delete(id);
 }
 
 export function me(s: State): Player | undefined {
   return s.players.find((p) => p.id === s.me.player);
+}
+
+/** May this page create, change and delete objects? The host always; everyone else once the
+ *  host let everyone edit (the room's `board` object says `edit: "all"`). */
+export function mayEdit(s: State): boolean {
+  return !!me(s)?.host || everyoneEdits(s);
+}
+
+/** Has the host let everyone edit (the room's `board` object says `edit: "all"`)? */
+export function everyoneEdits(s: State): boolean {
+  const board = s.view.get("board") as { t?: string; edit?: unknown } | undefined;
+  return board?.t === "board" && board.edit === "all";
 }
 
 export function playerAt(s: State, seat: number): Player | undefined {

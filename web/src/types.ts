@@ -33,6 +33,8 @@ export interface StackObj extends Base {
   label: string;
   w: number;
   h: number;
+  /** A rule game's zone belonging to the player in this table seat (drawn viewer-relative). */
+  owner?: number | null;
 }
 
 export interface HandObj extends Base {
@@ -51,6 +53,7 @@ export interface ChipsObj extends Base {
   color: string;
   value: number;
   label: string;
+  owner?: number | null;
 }
 
 export interface CounterObj extends Base {
@@ -58,6 +61,7 @@ export interface CounterObj extends Base {
   value: number;
   step: number;
   label: string;
+  owner?: number | null;
 }
 
 export interface DieObj extends Base {
@@ -69,6 +73,7 @@ export interface DieObj extends Base {
 export interface LabelObj extends Base {
   t: "label";
   text: string;
+  owner?: number | null;
 }
 
 export type Obj = CardObj | StackObj | HandObj | ChipsObj | CounterObj | DieObj | LabelObj;
@@ -87,21 +92,108 @@ export interface Player {
   bot?: boolean;
 }
 
-/** A rule engine's action: a plain object with a `type` (Gin Rummy: `draw`, `knock`, ...). */
+/** A rule engine's action: a plain object with a `type` (Spades: `bid`, `play`, ...). */
 export interface GameAction {
   type: string;
   [k: string]: unknown;
 }
 
-/** The rule plugin's part of a snapshot/delta: the engine's view for this seat and its moves. */
+/**
+ * One of your legal actions and how a person makes it. `button`: a button with `label`;
+ * `drag`: drag `cards` (or the top card) from `source` to `dest` (zone ids, or "hand");
+ * `prompt`: a question with a countdown. `group` gathers controls a widget shows together (`bid`:
+ * the bid pad). `pick` > 0: first select that many hand cards; they go in the action as `cards`.
+ */
+export interface Control {
+  action: GameAction;
+  label: string;
+  kind: "button" | "drag" | "prompt";
+  source?: string;
+  dest?: string;
+  cards?: string[];
+  group?: string;
+  pick?: number;
+}
+
+/** An engine player (turn order) and the table seat that plays it. */
+export interface GamePlayer {
+  player: number;
+  seat: number;
+  name: string;
+  team: number;
+  bot: boolean;
+}
+
+export interface Scoreboard {
+  columns: string[];
+  rows: { label: string; cells: (number | string)[] }[];
+  totals: number[];
+  note: string;
+}
+
+/** One player's cards shown after a hand: melds, the rest, points, a line of words. */
+export interface RevealLine {
+  player: number;
+  melds: string[][];
+  cards: string[];
+  points: number;
+  note: string;
+}
+
+/**
+ * The rule game's part of a snapshot/delta, the same shape for every game (see
+ * docs/protocol.md): who plays where, whose move, your controls, the scores, the reveal.
+ */
 export interface Game {
   name: string;
   title: string;
   options: Record<string, unknown>;
-  /** The engine's view for this seat (Gin Rummy: `plugins/gin_rummy/rules.py`). */
-  view: Record<string, unknown>;
-  /** The actions this seat may take now (empty for spectators and when waiting). */
+  /** A computer plays for a seat whose player left (the room option `fill`). */
+  fill?: boolean;
+  /** Not started yet: players are sitting down. */
+  waiting: boolean;
+  min_players: number;
+  max_players: number;
+  /** Engine players in turn order with their table seats; empty while waiting. */
+  players: GamePlayer[];
+  /** Your engine player, or null (spectator, or not playing). */
+  me: number | null;
+  phase: string;
+  /** One line for everyone ("Ben to bid"). */
+  status: string;
+  to_act: number[];
+  /** A visible countdown: `ends` in epoch seconds. */
+  timer: { ends: number; seconds: number } | null;
+  controls: Control[];
+  /** Why an expected action is unavailable. */
+  hint: string | null;
+  scoreboard: Scoreboard | null;
+  reveal: RevealLine[] | null;
+  outcome: { winners: number[]; scores: number[] } | null;
+  /** Game-specific widgets to show (`bid_pad`, `knock_picker`). */
+  widgets: string[];
+  /** Places round the table, index 0 at the bottom: `[x, y]` or `[x, y, fx, fy]`. */
+  slots: number[][];
+  /** The engine's own view for your player (for widgets), and its raw legal actions. */
+  view: Record<string, unknown> | null;
   legal: GameAction[];
+}
+
+/** A game a room can play, from `GET /api/games`. */
+export interface GameInfo {
+  name: string;
+  title: string;
+  min_players: number;
+  max_players: number;
+  options: OptionInfo[];
+}
+
+export interface OptionInfo {
+  name: string;
+  label: string;
+  default: unknown;
+  choices: unknown[];
+  description: string;
 }
 
 export interface Snapshot {
@@ -150,6 +242,7 @@ export interface ServerError {
 
 export type Op =
   | { op: "move"; id: string; x?: number; y?: number; to?: string; index?: number; up?: boolean; ov?: number }
+  | { op: "move_many"; ids: string[]; to: string }
   | { op: "flip"; id: string; ov?: number }
   | { op: "rotate"; id: string; rot: number; ov?: number }
   | { op: "shuffle"; id: string; ov?: number }
