@@ -6,12 +6,23 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 
 from server.addresses import Network, parse_networks
 from server.table.apply import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def default_build() -> str:
+    """The build pages must match (``hello``): $CARDTABLE_BUILD, else the package version."""
+    if os.environ.get("CARDTABLE_BUILD"):
+        return os.environ["CARDTABLE_BUILD"]
+    try:
+        return metadata.version("cardtable")
+    except metadata.PackageNotFoundError:
+        return "dev"
 
 
 @dataclass
@@ -38,6 +49,7 @@ class Config:
     grace_seconds: float = 120.0  # a disconnected seat is held this long
     bot_delay_seconds: float = 0.8  # pause before a computer player moves
     heartbeat_seconds: float = 5.0  # presence refresh; a connection unseen for 3 beats is gone
+    build: str = field(default_factory=default_build)  # a page of another build is out of date
 
     @classmethod
     def from_env(cls, **overrides: object) -> Config:

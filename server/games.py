@@ -24,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from plugins.base import Binding, Cosmetic, Drop, Projection, Rejection
+from plugins.base import Binding, Cosmetic, Drop, InvalidState, Projection, Rejection
 from plugins.registry import GAMES
 from server.errors import (
     BAD_REQUEST,
@@ -289,6 +289,18 @@ def _apply(table: Table, binding: Binding, player: int | None, action: dict[str,
     change.log = binding.engine.describe(state, player, action, names(table))
     table.undo.clear()
     return change
+
+
+def set_state(table: Table, data: dict[str, Any], rng: random.Random, now: float) -> Change:
+    """Put the running game in state ``data`` (checked by the engine's ``load``)."""
+    binding = binding_for(table)
+    if binding is None or not started(table):
+        raise CardtableError(BAD_REQUEST, "No game is running in this room.")
+    try:
+        state = binding.engine.load(data)
+    except InvalidState as exc:
+        raise CardtableError(BAD_REQUEST, f"Not a possible state: {exc}") from None
+    return _project(table, binding, state, _encoded(table), rng, now)
 
 
 # --- what the server does by itself: timed moves and computer players ---------------------

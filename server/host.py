@@ -13,7 +13,7 @@ from server.players import add_computer, hash_token, player_of, remove_player
 from server.table.apply import Change, board, new_id
 from server.table.objects import Board, Table
 
-ACTIONS = ("lock", "unlock", "remove", "game", "bot", "start", "edit")
+ACTIONS = ("lock", "unlock", "remove", "game", "bot", "start", "edit", "public")
 EDITORS = ("host", "all")
 
 
@@ -78,6 +78,12 @@ def host_action(table: Table, player_id: str, action: str, target: object,
             raise CardtableError(BAD_REQUEST, "Name another player to remove.")
         remove_player(table, victim)
         return Change(players_changed=True, log=f"{me.name} removed {victim.name}")
+    if action == "public":
+        if not isinstance(target, bool):
+            raise CardtableError(BAD_REQUEST, "Say public: true or false.")
+        table.public = target
+        listed = "listed the room in the lobby" if target else "took the room off the lobby"
+        return Change(log=f"{me.name} {listed}")
     if action not in ("lock", "unlock"):
         raise CardtableError(BAD_REQUEST, f"Host actions are {', '.join(ACTIONS)}.")
     table.locked = action == "lock"

@@ -53,7 +53,7 @@ def check_seat(table: Table, seat: object, player_id: str | None = None) -> int:
 
 
 def add_player(table: Table, player_id: str, name: str, token_hash: str, seat: object,
-               max_players: int) -> Change:
+               max_players: int, identity: str | None = None) -> Change:
     """A new player; ``seat`` is ``"auto"`` (the first free seat), ``None`` (watch) or a seat."""
     if table.locked:
         raise CardtableError(ROOM_LOCKED, "The host has locked this room: no new players.")
@@ -69,7 +69,7 @@ def add_player(table: Table, player_id: str, name: str, token_hash: str, seat: o
         chosen = check_seat(table, seat)
     table.players[player_id] = Player(id=player_id, name=name, token_hash=token_hash,
                                       seat=chosen, seat_since=table.version + 1,
-                                      host=not table.players)
+                                      host=not table.players, identity=identity)
     where = f"seat {chosen + 1}" if chosen is not None else "as a spectator"
     return Change(players_changed=True, log=f"{name} joined {where}")
 

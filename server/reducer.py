@@ -23,7 +23,7 @@ from server.host import host_action, may_edit
 from server.players import add_player, player_of, rename, take_seat
 from server.presence import settle
 from server.table.apply import Actor, Change, Limits, stamp, table_change
-from server.table.objects import Table
+from server.table.objects import Hand, Table
 from server.table.ops import EDIT_OPS, Op
 
 
@@ -48,6 +48,7 @@ class Join:
     name: str
     token_hash: str
     seat: object = "auto"
+    identity: str | None = None
 
 
 @dataclass(frozen=True)
@@ -96,12 +97,20 @@ class Edit:
 
 
 @dataclass(frozen=True)
+class GameState:
+    """Put a running game in a given state (an engine dump): tests and operators set up a
+    position; it is checked by the engine's ``load`` and projected like any move."""
+
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Auto:
     """The server's own move: a game's scheduled action or a computer player's, if due."""
 
 
 Intent = (TableOp | Join | TakeSeat | Rename | Presence | Host | GameCommand | SetUpGame | Edit
-          | Auto)
+          | GameState | Auto)
 SEATING = (Join, TakeSeat, Host, Presence, SetUpGame)  # intents after which a game may start
 
 
@@ -124,7 +133,7 @@ def _change(table: Table, intent: Intent, env: Env) -> Change | None:
                                  env.rng, env.now)
     if isinstance(intent, Join):
         return add_player(table, intent.player_id, intent.name, intent.token_hash, intent.seat,
-                          env.limits.max_players)
+                          env.limits.max_players, intent.identity)
     if isinstance(intent, TakeSeat):
         return take_seat(table, intent.player_id, intent.seat)
     if isinstance(intent, Rename):
@@ -137,9 +146,16 @@ def _change(table: Table, intent: Intent, env: Env) -> Change | None:
     if isinstance(intent, SetUpGame):
         return games.set_up(table, intent.name, intent.options)
     if isinstance(intent, Edit):
+        before = set(table.objects)
+        held = {cid: h.seat for h in table.objects.values() if isinstance(h, Hand)
+                for cid in h.cards}
         intent.fn(table)
-        return Change(dirty=set(table.objects), players_changed=True,
+        after = set(table.objects)
+        return Change(dirty=after, removed=before - after, created=after - before,
+                      held={c: s for c, s in held.items() if c in before}, players_changed=True,
                       game_changed=table.game is not None)
+    if isinstance(intent, GameState):
+        return games.set_state(table, intent.state, env.rng, env.now)
     return games.auto_step(table, env.rng, env.now)
 
 
@@ -167,4 +183,6 @@ def reduce(table: Table, intent: Intent, env: Env) -> Change | None:
         begun = games.maybe_start(table, env.rng, env.now)
         if begun is not None:
             change = merge(change, begun)
+    if change.players_changed and table.game is not None:
+        change.game_changed = True  # names, who plays and how many are seated are in its view
     return stamp(table, change)

@@ -39,6 +39,7 @@ from server.reducer import (
     Edit,
     Env,
     GameCommand,
+    GameState,
     Host,
     Intent,
     Join,
@@ -294,6 +295,11 @@ class RoomService:
         """Change a room's table directly (an operator's repair, a test's set-up); the edit
         is committed and sent like any change."""
         return await self._mutate(code, Edit(fn), "server")
+
+    async def set_game_state(self, code: str, state: dict[str, Any]) -> Commit:
+        """Put a room's running game in a given state (an engine dump), checked by the engine:
+        tests and operators set up a position this way."""
+        return await self._mutate(code, GameState(state), "server")
 
     async def host_action(self, code: str, player_id: str, action: object,
                           target: object = None) -> Commit:

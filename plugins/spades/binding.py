@@ -58,7 +58,7 @@ class SpadesBinding:
                 text = ("Blind nil" if state.blind[p] else "Nil") if bid == 0 else f"Bid {bid}"
                 bx, by = _at(p, 120.0, -260.0)
                 markers.append(Marker(f"bid{p}", "label", bx, by, text=text, owner=p))
-            tx, ty = _at(p, 120.0, 330.0)
+            tx, ty = _at(p, 0.0, -400.0)  # to the player's left, clear of the won tricks
             markers.append(
                 Marker(
                     f"taken{p}",
@@ -68,17 +68,6 @@ class SpadesBinding:
                     label="Tricks",
                     value=sum(1 for t in state.tricks if t.winner == p),
                     owner=p,
-                )
-            )
-        for side in (0, 1):
-            markers.append(
-                Marker(
-                    f"score{side}",
-                    "counter",
-                    1380.0,
-                    60.0 + 60 * side,
-                    label=("Side A" if side == 0 else "Side B") + " score",
-                    value=state.scores[side],
                 )
             )
         hands = {p: tuple(h) for p, h in enumerate(state.hands)}

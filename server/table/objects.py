@@ -129,6 +129,7 @@ class Player(msgspec.Struct, kw_only=True):
     status: str = "online"  # "online" | "reconnecting" (disconnected, seat held for the grace)
     away_since: float = 0.0
     bot: bool = False  # a computer player run by the server (rule rooms only)
+    identity: str | None = None  # the browser identity that joined (``hello``), if any
 
 
 class UndoEntry(msgspec.Struct, kw_only=True):
@@ -156,6 +157,7 @@ class Table(msgspec.Struct, kw_only=True):
     locked: bool = False  # the host closed the room to new players
     removed: list[str] = msgspec.field(default_factory=list)  # token hashes of removed players
     log: list[str] = msgspec.field(default_factory=list)  # the last public log lines
+    public: bool = False  # the host listed the room in the lobby
 
     def seated(self) -> dict[int, Player]:
         return {p.seat: p for p in self.players.values() if p.seat is not None}
