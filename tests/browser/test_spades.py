@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from plugins.spades.rules import ENGINE as SPADES
+from server.http import ROOMS_KEY
 from tests.browser.conftest import (
     BROWSER_TESTS,
     center,
@@ -191,3 +193,55 @@ async def test_spades_for_four_through_the_generic_ui(pages):
         assert await cy.locator(f"[data-testid={testid}]").is_hidden()
     await settled(cy)
     await shot(cy, "spades-phone-spectator")
+
+
+async def test_one_person_and_three_computers_play_a_deal_to_the_score_sheet(pages, server):
+    a = await pages.open("/?name=Ana")
+    await a.locator("[data-testid=game-select] option[value=spades]").wait_for(state="attached")
+    await a.select_option("[data-testid=game-select]", "spades")
+    await a.click("[data-testid=create-room]")
+    code = await enter_room(a)
+    for seat in (1, 2, 3):
+        await a.click(f"[data-testid=bot-{seat}]")
+        await wait_js(a, "s.players.some(p => p.bot && p.seat === arg)", seat)
+    await wait_js(a, "s.game && !s.game.waiting && s.game.players.length === 4")
+
+    # Ana bids with the pad and plays every trick by double-clicking a glowing card; the
+    # computers bid and play by themselves and the server gathers each trick.
+    plays = 0
+    for _ in range(400):
+        await wait_js(a, "s.pending.length === 0 && (s.game.controls.length > 0 || "
+                         "['deal_over', 'game_over'].includes(s.game.phase))", timeout=30_000)
+        g = await game(a)
+        if g["phase"] in ("deal_over", "game_over"):
+            break
+        bids = [c for c in g["controls"] if c["action"]["type"] == "bid"]
+        if bids:
+            await a.locator("[data-testid=bid-pad] [data-testid=bid][data-bid='3']").click()
+            await wait_js(a, "s.game.view.bids[0] !== null")
+            continue
+        playable = sorted(c["cards"][0] for c in g["controls"] if c["action"]["type"] == "play")
+        assert playable, g["controls"]
+        v = (await dump(a))["v"]
+        await a.dblclick(f"[data-testid=card][data-where=hand][data-face='{playable[0]}']")
+        await wait_js(a, "s.v > arg[0] && !s.game.view.hand.includes(arg[1])", [v, playable[0]])
+        plays += 1
+    assert plays == 13
+
+    # The deal's score sheet: one row, the sides' totals as the engine scored them.
+    g = await game(a)
+    assert g["phase"] == "deal_over" and g["status"].startswith("Deal 1 is over")
+    table = await server.app[ROOMS_KEY].load_table(code)
+    state = SPADES.load(table.game["state"])
+    sheet = a.locator("[data-testid=game-sheet]")
+    if await sheet.is_hidden():
+        await a.click("[data-testid=game-scores]")
+    await sheet.locator("[data-testid=score-row]").first.wait_for()
+    assert await sheet.locator("[data-testid=score-row]").count() == 1
+    for side in (0, 1):
+        shown = await sheet.locator(f"[data-testid=score-total-{side}]").text_content()
+        assert shown == str(state.scores[side])
+    assert sum(len(t.cards) for t in state.tricks) == 52
+    await sheet.locator("[data-testid=reveal]").wait_for()
+    await settled(a)
+    await shot(a, "spades-score-sheet")
