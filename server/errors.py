@@ -31,6 +31,16 @@ BAD_TOKEN = "bad_token"
 RULES = "rules"  # a rule plugin rejected the move; message says which rule
 UNAVAILABLE = "unavailable"  # the store is down; retry later
 INTERNAL = "internal"
+# Playing with people (server/social/)
+BAD_IDENTITY = "bad_identity"  # a known identity id with the wrong secret
+NO_IDENTITY = "no_identity"  # the event needs ``hello`` first
+OUT_OF_DATE = "out_of_date"  # the page's build is not the server's
+OFFLINE = "offline"  # the challenged player is not online
+BLOCKED = "blocked"  # one of the two has blocked the other
+BLOCKED_PLAYER_HERE = "blocked_player_here"  # a player you blocked is in this room
+UNKNOWN_IDENTITY = "unknown_identity"
+UNKNOWN_CHALLENGE = "unknown_challenge"  # no such challenge open for you (answered, cancelled)
+CHALLENGE_EXPIRED = "challenge_expired"
 
 
 class CardtableError(Exception):

@@ -18,6 +18,7 @@ Ref = int | Annotated[str, msgspec.Meta(max_length=64)] | None
 Name = Annotated[str, msgspec.Meta(max_length=200)]
 SeatNo = Annotated[int, msgspec.Meta(ge=0, le=63)]
 Version = Annotated[int, msgspec.Meta(ge=0)]
+IdentityId = Annotated[str, msgspec.Meta(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 class _Event(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -30,6 +31,8 @@ class Join(_Event):
     token: Annotated[str, msgspec.Meta(max_length=100)] | None = None
     seat: SeatNo | Literal["auto"] | None = "auto"
     since: Version | None = None
+    identity: IdentityId | None = None  # must be the connection's own (``hello``)
+    anyway: bool = False  # join even if a player you blocked is here
 
 
 class Seat(_Event):
@@ -49,12 +52,13 @@ class Game(_Event):
 
 
 class Host(_Event):
-    action: Literal["lock", "unlock", "remove", "game", "bot", "start", "edit"]
+    action: Literal["lock", "unlock", "remove", "game", "bot", "start", "edit", "public"]
     who: Literal["host", "all"] | None = None  # "edit": who may edit the table
     player: Annotated[str, msgspec.Meta(max_length=40)] | None = None
     game: Annotated[str, msgspec.Meta(max_length=40)] | None = None
     options: dict[str, Any] | None = None
     seat: SeatNo | None = None
+    public: bool | None = None  # "public": list the room in the lobby or not
 
 
 class DragItem(msgspec.Struct, forbid_unknown_fields=True):
@@ -79,6 +83,52 @@ class CreateRoom(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     library: Annotated[str, msgspec.Meta(max_length=40)] | None = None
 
 
+class Hello(_Event):
+    """Who this browser is: its identity (both absent: the server makes one) and its build."""
+
+    id: IdentityId | None = None
+    secret: Annotated[str, msgspec.Meta(min_length=16, max_length=128)] | None = None
+    name: Name | None = None
+    build: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+
+
+class Online(_Event):
+    on: bool
+
+
+class Lobby(_Event):
+    page: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 0
+    q: Annotated[str, msgspec.Meta(max_length=32)] | None = None
+
+
+class Challenge(_Event):
+    to: IdentityId
+    game: Annotated[str, msgspec.Meta(max_length=40)]
+    options: dict[str, Any] | None = None
+
+
+ChallengeId = Annotated[str, msgspec.Meta(max_length=40)]
+
+
+class ChallengeAnswer(_Event):
+    id: ChallengeId
+    accept: bool
+
+
+class ChallengeCancel(_Event):
+    id: ChallengeId
+
+
+class Relation(_Event):
+    id: IdentityId
+    kind: Literal["block", "mute", "favourite"]
+    on: bool
+
+
+class Chat(_Event):
+    text: Annotated[str, msgspec.Meta(max_length=2000)]
+
+
 class OpRef(msgspec.Struct, kw_only=True):
     """Only the ``ref`` of an ``op`` (the rest is the operation, parsed by ``parse_op``)."""
 
@@ -89,6 +139,9 @@ E = TypeVar("E", bound=msgspec.Struct)
 SCHEMAS: dict[str, type[msgspec.Struct]] = {
     "join": Join, "seat": Seat, "rename": Rename, "sync": Sync, "game": Game, "host": Host,
     "drag": Drag, "op": OpRef,
+    "hello": Hello, "online": Online, "lobby": Lobby, "challenge": Challenge,
+    "challenge_answer": ChallengeAnswer, "challenge_cancel": ChallengeCancel,
+    "relation": Relation, "chat": Chat,
 }
 CLIENT_EVENTS = frozenset(SCHEMAS)
 

@@ -258,8 +258,9 @@ class RoomService:
         return None, games.next_wake(table, self.clock(), self.bot_delay)
 
     async def join(self, code: str, name: object, token: object = None,
-                   seat: object = "auto") -> Joined:
-        """Join as a new player, or reclaim a player (seat and hand) by presenting its token."""
+                   seat: object = "auto", identity: str | None = None) -> Joined:
+        """Join as a new player, or reclaim a player (seat and hand) by presenting its token.
+        ``identity`` is the browser identity the player said ``hello`` with, if any."""
         if token is not None:
             if not isinstance(token, str) or len(token) > 100:
                 raise CardtableError(BAD_TOKEN, "That player token is not valid here.")
@@ -275,7 +276,8 @@ class RoomService:
         clean = clean_name(name)
         new_token = secrets.token_urlsafe(24)
         pid = new_id("p", self.rng)
-        commit = await self._mutate(code, Join(pid, clean, hash_token(new_token), seat), pid)
+        commit = await self._mutate(code, Join(pid, clean, hash_token(new_token), seat, identity),
+                                    pid)
         table = await self.load_table(code)
         return Joined(table.players[pid], new_token, commit)
 
@@ -304,9 +306,9 @@ class RoomService:
     async def host_action(self, code: str, player_id: str, action: object,
                           target: object = None) -> Commit:
         """Host only: lock/unlock, remove a player, game rules on/off, computers, start."""
-        if action not in ("lock", "unlock", "remove", "game", "bot", "start", "edit"):
+        if action not in ("lock", "unlock", "remove", "game", "bot", "start", "edit", "public"):
             raise CardtableError(BAD_REQUEST, "Host actions are lock, unlock, remove, game, "
-                                 "bot, start and edit.")
+                                 "bot, start, edit and public.")
         return await self._mutate(code, Host(player_id, str(action), target), player_id,
                                   reason="host")
 

@@ -44,7 +44,8 @@ from server.messages import (
 from server.rooms import ALL, Joined, RoomService
 from server.scheduling import Scheduler
 from server.sio import GuardedServer
-from server.store.redis_store import feed_channel
+from server.social.handlers import SocialHandlers, out_of_date
+from server.store.redis_store import RedisStore, feed_channel
 from server.table.ops import parse_op
 
 log = logging.getLogger("cardtable.sockets")
@@ -67,6 +68,10 @@ class Session:
     seat: int | None = None
     last_v: int = -1
     last_drag: float = 0.0
+    identity: str | None = None  # said in ``hello``, secret checked
+    name: str = ""  # the identity's display name
+    online: bool = False  # in the online list (``online {on: true}``)
+    out_of_date: bool = False  # the page's build is not ours: every event is refused
 
     @property
     def member(self) -> str:
@@ -96,11 +101,14 @@ class SocketHandlers:
                          ("host", self.on_host), ("game", self.on_game)):
             sio.on(name, self._guard(name, fn))
         sio.on("drag", self.on_drag)
+        self.social = SocialHandlers(self)
 
     def start(self, rooms: RoomService, subscribe_redis: Any | None) -> None:
         """Use ``rooms``; with ``subscribe_redis`` (several processes share the store), follow
         other processes' commits on the rooms' channels."""
         self.rooms = rooms
+        if isinstance(rooms.store, RedisStore):
+            self.social.start(rooms.store.redis, rooms)
         self.misses = miss_limiter(rooms.store, self.config)
         subscriber = (Subscriber(subscribe_redis, feed_channel, lambda: feeds)
                       if subscribe_redis is not None else None)
@@ -127,6 +135,8 @@ class SocketHandlers:
                 session = self.sessions.get(sid)
                 if session is None:
                     return
+                if session.out_of_date:
+                    raise out_of_date()
                 session.bucket.take()
                 check_payload(data, self.config.max_payload_bytes)
                 if not isinstance(data, dict):
@@ -206,6 +216,11 @@ class SocketHandlers:
 
     async def disconnect(self, sid: str, *args: Any) -> None:
         s = self.sessions.pop(sid, None)
+        if s is not None:
+            try:
+                await self.social.disconnected(sid, s)
+            except Exception:
+                log.warning("online list: could not drop %s", sid)
         if s is None or s.code is None:
             return
         code = s.code
@@ -232,6 +247,10 @@ class SocketHandlers:
         except Exception:
             log.warning("presence heartbeat failed: store unreachable")
             return
+        try:
+            await self.social.heartbeat(list(self.sessions.values()))
+        except Exception:
+            log.warning("online heartbeat failed: store unreachable")
         if self.feeds is not None:
             await self.feeds.prune()
         for code in members.keys() | self.hosted_rooms:
@@ -296,6 +315,9 @@ class SocketHandlers:
         async def attempt() -> Joined:
             if code is None:
                 raise CardtableError(ROOM_NOT_FOUND, "That is not a room code.")
+            social = await self.social.join(s, code, msg)
+            if social is not None:
+                return social
             return await rooms.join(code, msg.name, msg.token, msg.seat)
 
         # Unknown codes count as guesses, token or not; the old room is left only once the new
@@ -313,6 +335,7 @@ class SocketHandlers:
         }, sid)
         await self.feeds.join(code, s, msg.since if msg.token is not None else None)
         await self.refresh_presence(code)
+        await self.social.joined(sid, s, code)
 
     async def on_op(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
@@ -347,14 +370,18 @@ class SocketHandlers:
         assert self.rooms is not None
         msg = parse(Host, data, "host")
         code, pid = self._joined(s)
-        given = {k for k in ("player", "game", "options", "seat", "who") if k in data}
+        given = {k for k in ("player", "game", "options", "seat", "who", "public") if k in data}
         allowed = {"lock": set(), "unlock": set(), "remove": {"player"},
                    "game": {"game", "options"}, "bot": {"seat"}, "start": set(),
-                   "edit": {"who"}}[msg.action]
+                   "edit": {"who"}, "public": {"public"}}[msg.action]
         if given - allowed:
             raise CardtableError(BAD_REQUEST, f"'host' {msg.action} takes no "
                                  f"{sorted(given - allowed)[0]!r}.")
         target: object
+        if msg.action == "public":
+            commit = await self.social.public(code, pid, msg.public)
+            await self._answer(sid, s, msg.ref, commit.version)
+            return
         if msg.action == "remove":
             target = msg.player
         elif msg.action == "game":

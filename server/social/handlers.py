@@ -1,0 +1,268 @@
+"""Socket handlers of the social events, registered on the table's :class:`SocketHandlers`.
+
+Like the table's handlers they only translate: parse the event's schema, call the social
+services, answer the connection. Messages for a player go to the Socket.IO room of its identity
+(``id/<identity>``), which the manager fans out through Redis to every process.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from server.errors import BAD_REQUEST, CardtableError
+from server.limits import SlidingLimiter, Window
+from server.messages import (
+    Challenge,
+    ChallengeAnswer,
+    ChallengeCancel,
+    Chat,
+    Hello,
+    Join,
+    Lobby,
+    Online,
+    Relation,
+    parse,
+)
+from server.rooms import ALL, Commit, Joined, RoomService
+from server.social.challenges import Challenges, check_target
+from server.social.chat import ChatLog, ChatRate, clean_text
+from server.social.identity import Identities
+from server.social.keys import (
+    BAD_IDENTITY,
+    BLOCKED,
+    BLOCKED_PLAYER_HERE,
+    NO_IDENTITY,
+    OFFLINE,
+    OUT_OF_DATE,
+    id_room,
+)
+from server.social.lobby import Lobby as LobbyService
+from server.social.relations import Relations
+
+if TYPE_CHECKING:
+    import redis.asyncio as aioredis
+
+    from server.sockets import Session, SocketHandlers
+
+CHALLENGES_PER_MINUTE = 10
+OUT_OF_DATE_MESSAGE = "App out of date — reload to keep playing"
+BLOCKED_HERE_MESSAGE = ("This table has a player that you have blocked, perhaps under another "
+                        "name. Join anyway?")
+
+
+def out_of_date() -> CardtableError:
+    return CardtableError(OUT_OF_DATE, OUT_OF_DATE_MESSAGE)
+
+
+class SocialHandlers:
+    def __init__(self, sockets: SocketHandlers) -> None:
+        self.sockets = sockets
+        self.sio = sockets.sio
+        self.config = sockets.config
+        self.rates: dict[str, ChatRate] = {}
+        self.ready = False
+        for name, fn in (("hello", self.on_hello), ("online", self.on_online),
+                         ("lobby", self.on_lobby), ("challenge", self.on_challenge),
+                         ("challenge_answer", self.on_challenge_answer),
+                         ("challenge_cancel", self.on_challenge_cancel),
+                         ("relation", self.on_relation), ("chat", self.on_chat)):
+            self.sio.on(name, sockets._guard(name, fn))
+
+    def start(self, redis: aioredis.Redis, rooms: RoomService) -> None:
+        self.rooms = rooms
+        self.identities = Identities(redis)
+        self.lobby = LobbyService(redis, 3 * self.config.heartbeat_seconds)
+        self.relations = Relations(redis)
+        self.challenges = Challenges(redis)
+        self.chat_log = ChatLog(redis, self.config.room_ttl_seconds)
+        self.limiter = SlidingLimiter(rooms.store, "challenge",
+                                      [Window(60, CHALLENGES_PER_MINUTE)], "challenges",
+                                      self.config.clock)
+        self.ready = True
+
+    # --- helpers ----------------------------------------------------------------------------
+
+    def _me(self, s: Session) -> str:
+        if not self.ready:
+            raise CardtableError(BAD_REQUEST, "Playing with people needs the Redis store.")
+        if s.identity is None:
+            raise CardtableError(NO_IDENTITY, "Say hello first: this needs your identity.")
+        return s.identity
+
+    async def _to(self, identity: str, event: str, data: Any) -> None:
+        await self.sio.emit(event, data, room=id_room(identity))
+
+    async def _ack(self, sid: str, ref: Any) -> None:
+        await self.sockets.reply("ack", {"ref": ref, "v": None}, sid)
+
+    # --- lifecycle hooks called by SocketHandlers -------------------------------------------
+
+    async def disconnected(self, sid: str, s: Session) -> None:
+        self.rates.pop(sid, None)
+        if s.identity is not None and s.online and self.ready:
+            await self.lobby.go_offline(s.identity, sid, time.time())
+
+    async def heartbeat(self, sessions: list[Session]) -> None:
+        if not self.ready:
+            return
+        online = [(s.identity, s.sid, s.name) for s in sessions
+                  if s.online and s.identity is not None]
+        await self.lobby.refresh(online, time.time())
+
+    async def join(self, s: Session, code: str, msg: Join) -> Joined | None:
+        """A new player's join that carries an identity: checked against blocks, and the
+        identity stored on the player. ``None``: the table's usual join does it."""
+        if msg.identity is None or msg.token is not None:
+            return None
+        me = self._me(s)
+        if msg.identity != me:
+            raise CardtableError(BAD_IDENTITY, "Join with your own identity.")
+        table = await self.rooms.load_table(code)
+        here = sorted({p.identity for p in table.players.values() if p.identity and
+                       p.identity != me})
+        if await self.relations.who_has(here, "block", me):
+            raise CardtableError(BLOCKED, "A player at this table has blocked you.")
+        if not msg.anyway and await self.relations.has(me, "block", here):
+            raise CardtableError(BLOCKED_PLAYER_HERE, BLOCKED_HERE_MESSAGE)
+        return await self.rooms.join(code, msg.name, None, msg.seat, me)
+
+    async def joined(self, sid: str, s: Session, code: str) -> None:
+        """Send a joining connection the room's recent chat (lines from players it muted
+        left out)."""
+        if not self.ready:
+            return
+        lines = await self.chat_log.history(code)
+        if s.identity is not None:
+            senders = sorted({str(line["from"]["identity"]) for line in lines
+                              if line["from"].get("identity")})
+            muted = await self.relations.has(s.identity, "mute", senders)
+            lines = [line for line in lines if line["from"].get("identity") not in muted]
+        await self.sockets.reply("chat_history", {"code": code, "lines": lines}, sid)
+
+    async def public(self, code: str, player_id: str, public: object) -> Commit:
+        """The host's ``public`` action, then the lobby's index of public rooms."""
+        commit = await self.rooms.host_action(code, player_id, "public", public)
+        if self.ready:
+            await self.lobby.set_public(code, public is True, time.time())
+        return commit
+
+    # --- events -----------------------------------------------------------------------------
+
+    async def on_hello(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        msg = parse(Hello, data, "hello")
+        if msg.build is not None and msg.build != self.config.build:
+            s.out_of_date = True
+            raise out_of_date()
+        if not self.ready:
+            raise CardtableError(BAD_REQUEST, "Playing with people needs the Redis store.")
+        identity, secret, name = await self.identities.hello(msg.id, msg.secret, msg.name)
+        if s.identity is not None and s.identity != identity:
+            await self.sio.leave_room(sid, id_room(s.identity))
+            if s.online:
+                await self.lobby.go_offline(s.identity, sid, time.time())
+                s.online = False
+        s.identity, s.name = identity, name
+        await self.sio.enter_room(sid, id_room(identity))
+        if s.online:
+            await self.lobby.go_online(identity, sid, name, time.time())
+        await self.sockets.reply("hello_ok", {"id": identity, "secret": secret, "name": name,
+                                              "ref": msg.ref}, sid)
+        await self.sockets.reply("relations", await self.relations.all(identity), sid)
+
+    async def on_online(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        msg = parse(Online, data, "online")
+        me = self._me(s)
+        if msg.on:
+            await self.lobby.go_online(me, sid, s.name, time.time())
+        else:
+            await self.lobby.go_offline(me, sid, time.time())
+        s.online = msg.on
+        await self._ack(sid, msg.ref)
+
+    async def on_lobby(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        msg = parse(Lobby, data, "lobby")
+        me = self._me(s)
+        players, total = await self.lobby.players(me, msg.page, msg.q, time.time())
+        tables = await self.lobby.tables(self.rooms, msg.q) if msg.page == 0 else []
+        await self.sockets.reply("lobby", {"players": players, "tables": tables,
+                                           "total": total, "page": msg.page, "ref": msg.ref},
+                                 sid)
+
+    async def on_challenge(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        msg = parse(Challenge, data, "challenge")
+        me = self._me(s)
+        check_target(me, msg.to)
+        await self.limiter.take(me)
+        if await self.relations.blocked_between(me, msg.to):
+            raise CardtableError(BLOCKED, "You can't challenge this player.")
+        if not await self.lobby.is_online(msg.to, time.time()):
+            raise CardtableError(OFFLINE, "That player is not online.")
+        ch = await self.challenges.open(me, s.name, msg.to, msg.game, msg.options,
+                                        self.config.clock())
+        await self._to(msg.to, "challenged", ch.challenged())
+        await self.sockets.reply("challenge_sent", {"id": ch.id, "ref": msg.ref}, sid)
+
+    async def on_challenge_answer(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        msg = parse(ChallengeAnswer, data, "challenge_answer")
+        me = self._me(s)
+        ch = await self.challenges.take(msg.id, me, "to", self.config.clock())
+        if not msg.accept:
+            await self._to(ch.sender, "challenge_declined", {"id": ch.id})
+            await self._ack(sid, msg.ref)
+            return
+        table = await self.rooms.create_room(game=ch.game, options=ch.options)
+        await self._ack(sid, msg.ref)
+        for who, seat in ((ch.sender, 0), (ch.to, 1)):
+            await self._to(who, "challenge_accepted", {"id": ch.id, "code": table.code,
+                                                       "game": ch.game, "seat": seat})
+
+    async def on_challenge_cancel(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        msg = parse(ChallengeCancel, data, "challenge_cancel")
+        me = self._me(s)
+        ch = await self.challenges.take(msg.id, me, "from", self.config.clock())
+        await self._to(ch.to, "challenge_cancelled", {"id": ch.id, "from": {
+            "id": ch.sender, "name": ch.sender_name}})
+        await self._ack(sid, msg.ref)
+
+    async def on_relation(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        msg = parse(Relation, data, "relation")
+        me = self._me(s)
+        await self.relations.change(me, msg.id, msg.kind, msg.on)
+        await self._ack(sid, msg.ref)
+        await self._to(me, "relations", await self.relations.all(me))
+
+    async def on_chat(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        msg = parse(Chat, data, "chat")
+        code, pid = self.sockets._joined(s)
+        text = clean_text(msg.text)
+        now = self.config.clock()
+        self.rates.setdefault(sid, ChatRate()).take(now)
+        table = await self.rooms.load_table(code)
+        player = table.players.get(pid)
+        sender: dict[str, Any] = {"player": pid, "name": player.name if player else "?"}
+        if player is not None and player.identity is not None:
+            sender["identity"] = player.identity
+        line = {"from": sender, "text": text, "at": now}
+        await self.chat_log.add(code, line)
+        skip = await self._muting(code, table.players, sender.get("identity"))
+        await self.sio.emit("chat", {**line, "code": code}, room=f"{code}/{ALL}",
+                            skip_sid=skip or None)
+        await self._ack(sid, msg.ref)
+
+    async def _muting(self, code: str, players: dict[str, Any],
+                      sender: str | None) -> list[str]:
+        """The room's live sockets (any process) whose identity muted ``sender``."""
+        if sender is None:
+            return []
+        cfg = self.config
+        members = await self.rooms.store.live_members(code, time.time()
+                                                      - 3 * cfg.heartbeat_seconds)
+        by_identity: dict[str, list[str]] = {}
+        for m in members:
+            pid, _, sid = m.partition("|")
+            p = players.get(pid)
+            if p is not None and p.identity is not None:
+                by_identity.setdefault(p.identity, []).append(sid)
+        muters = await self.relations.who_has(sorted(by_identity), "mute", sender)
+        return [sid for i in sorted(muters) for sid in by_identity[i]]
