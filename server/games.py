@@ -327,18 +327,19 @@ def _bot_move(table: Table, binding: Binding, rng: random.Random
 
 
 def next_wake(table: Table, now: float, bot_delay: float) -> float | None:
-    """When the server should look at this room again (:func:`auto_step`), if ever."""
+    """When the server should look at this room again (:func:`auto_step`), if ever: when the
+    engine's scheduled action is due, or sooner when a computer player has to act (a computer
+    offered a discard answers before the offer lapses)."""
     binding = binding_for(table)
     if binding is None or not started(table):
         return None
     assert table.game is not None
-    if table.game.get("deadline") is not None:
-        return float(table.game["deadline"])
+    deadline = table.game.get("deadline")
     state = _state(table, binding)
-    engine = binding.engine
-    if any(_played_by_server(table, p) for p in engine.to_act(state)):
-        return now + bot_delay
-    return None
+    bots = any(_played_by_server(table, p) for p in binding.engine.to_act(state))
+    times = [t for t in (float(deadline) if deadline is not None else None,
+                         now + bot_delay if bots else None) if t is not None]
+    return min(times) if times else None
 
 
 def auto_step(table: Table, rng: random.Random, now: float) -> Change | None:
@@ -349,11 +350,10 @@ def auto_step(table: Table, rng: random.Random, now: float) -> Change | None:
     assert table.game is not None
     deadline = table.game.get("deadline")
     state = _state(table, binding)
-    if deadline is not None:
+    if deadline is not None and now >= deadline:
         sched = binding.engine.scheduled(state)
-        if sched is None or now < deadline:
-            return None
-        return _apply(table, binding, sched.player, sched.action, rng, now)
+        if sched is not None:
+            return _apply(table, binding, sched.player, sched.action, rng, now)
     move = _bot_move(table, binding, rng)
     if move is None:
         return None

@@ -71,7 +71,7 @@ class PenniesBinding:
         ]
         markers = [
             Marker(
-                "spent", "chips", 1080.0, 330.0, label="Spent", value=state.spent, color="copper"
+                "spent", "chips", 1200.0, 330.0, label="Spent", value=state.spent, color="copper"
             ),
             Marker(
                 "contract",

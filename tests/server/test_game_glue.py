@@ -13,7 +13,7 @@ import pytest
 from plugins.registry import GAMES
 from server import games
 from server.players import hash_token
-from server.reducer import Auto, Env, Host, Join, SetUpGame, reduce
+from server.reducer import Auto, Env, GameCommand, Host, Join, SetUpGame, reduce
 from server.table.objects import Card, Hand, Table
 from server.table.templates import new_table
 from server.table.view import snapshot
@@ -70,3 +70,34 @@ def test_computers_play_a_hand_through_the_reducer(name: str, players: int) -> N
         "hand_over", "deal_over", "round_over", "game_over"), (view["phase"], steps)
     assert view["scoreboard"]["rows"], view["scoreboard"]
     assert steps > 10
+
+
+def test_a_computer_offered_a_discard_answers_before_the_offer_lapses() -> None:
+    """Pennies: the person declines, the discard is offered to the computer, which decides
+    after its short pause instead of letting the buy window run out."""
+    rng = random.Random(3)
+    env = Env(now=1000.0, rng=rng)
+    table = new_table("GLUETABLE2", "blank", 2, 0.0, rng)
+    reduce(table, Join("host", "Ana", hash_token("t"), 0), env)
+    reduce(table, SetUpGame("pennies", {"buy_seconds": 20}), env)
+    reduce(table, Host("host", "bot", {"seat": 1}), env)
+    assert games.started(table) and table.game is not None
+    engine = GAMES["pennies"].engine
+    for _ in range(50):  # the computer's turns, until Ana is to buy or decline
+        state = engine.load(table.game["state"])
+        if state.phase == "buy" and engine.to_act(state) == [0]:
+            break
+        env = Env(now=env.now + 1.0, rng=rng)
+        assert reduce(table, Auto(), env) is not None
+    reduce(table, GameCommand("host", {"type": "decline"}), env)
+    state = engine.load(table.game["state"])
+    assert state.phase == "offer" and engine.to_act(state) == [1]
+    deadline = table.game["deadline"]
+    assert deadline == env.now + 20
+    wake = games.next_wake(table, env.now, 0.8)
+    assert wake == env.now + 0.8 < deadline
+    before = table.version
+    assert reduce(table, Auto(), Env(now=wake, rng=rng)) is not None  # long before the deadline
+    assert table.version == before + 1
+    state = engine.load(table.game["state"])
+    assert state.phase != "offer" or engine.to_act(state) != [1]
