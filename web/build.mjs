@@ -11,6 +11,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, "dist");
 const watch = process.argv.includes("--watch");
 
+// The build the page says it is in `hello`: the same value the server has ($CARDTABLE_BUILD, else
+// the package version in pyproject.toml), so that a page from an older deploy is told to reload.
+const pyproject = readFileSync(join(here, "..", "pyproject.toml"), "utf8");
+const build = process.env.CARDTABLE_BUILD || /^version\s*=\s*"([^"]+)"/m.exec(pyproject)?.[1] || "dev";
+
 // Type errors fail the build.
 try {
   execFileSync(process.execPath, [join(here, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", here], {
@@ -34,6 +39,7 @@ const options = {
   format: "iife",
   target: ["es2020"],
   legalComments: "none",
+  define: { __BUILD__: JSON.stringify(build) },
   logLevel: "warning",
 };
 

@@ -114,11 +114,14 @@ def view_delta(
 
 
 def players_view(table: Table) -> list[dict[str, Any]]:
-    return [
-        {"id": p.id, "name": p.name, "seat": p.seat, "host": p.host, "status": p.status,
-         "bot": p.bot}
-        for p in table.players.values()
-    ]
+    out = []
+    for p in table.players.values():
+        view: dict[str, Any] = {"id": p.id, "name": p.name, "seat": p.seat, "host": p.host,
+                                "status": p.status, "bot": p.bot}
+        if p.identity is not None:
+            view["identity"] = p.identity  # public: what block/mute/favourite are keyed by
+        out.append(view)
+    return out
 
 
 def snapshot(table: Table, seat: int | None) -> dict[str, Any]:

@@ -55,6 +55,10 @@ export class Conn {
   private lastDragSent = 0;
   private dragNext: { id: string; x: number; y: number }[] | null = null;
   private dragTimer: number | null = null;
+  /** Runs before each join (e.g. `hello`); its fields are added to the join (identity, seat). */
+  beforeJoin: ((withToken: boolean) => Promise<Record<string, unknown>>) | null = null;
+  /** Sees a refused join first; true: handled (nothing else is done). */
+  joinRefused: ((e: ServerError) => boolean) | null = null;
 
   constructor(
     readonly s: State,
@@ -105,6 +109,11 @@ export class Conn {
   }
 
   /** After giving up (or being removed): try again from scratch, keeping our token. */
+  /** Join again now with these extra fields (e.g. `anyway: true`). */
+  joinWith(extra: Record<string, unknown>): void {
+    if (this.socket.connected) this.sendJoin(true, extra);
+  }
+
   rejoin(): void {
     this.downSince = null;
     this.socket.disconnect();
@@ -124,10 +133,17 @@ export class Conn {
     this.sendJoin(true);
   }
 
-  private sendJoin(withToken: boolean): void {
+  private sendJoin(withToken: boolean, extra?: Record<string, unknown>): void {
     const s = this.s;
     const token = withToken ? load(tokenKey(s.code)) : null;
-    const payload: Record<string, unknown> = { code: s.code, name: s.me.name, ref: `join${++this.joinRef}` };
+    if (this.beforeJoin && !extra) {
+      const ref = ++this.joinRef;
+      void this.beforeJoin(!!token).then((more) => {
+        if (ref === this.joinRef && this.socket.connected) this.sendJoin(withToken, more);
+      });
+      return;
+    }
+    const payload: Record<string, unknown> = { code: s.code, name: s.me.name, ...extra, ref: `join${++this.joinRef}` };
     if (token) {
       payload.token = token;
       if (s.v >= 0) payload.since = s.v;
@@ -388,6 +404,7 @@ export class Conn {
   }
 
   private onJoinError(e: ServerError): void {
+    if (this.joinRefused?.(e)) return;
     switch (e.code) {
       case "bad_token":
         save(tokenKey(this.s.code), null);

@@ -2,6 +2,7 @@
 // (and skips the prompt); `?giveup=N` shortens the reconnect time-out (tests).
 
 import { showHome } from "./home";
+import { mountLobby } from "./lobby";
 import { Room } from "./room";
 import { prompt } from "./ui";
 import { load, NAME_KEY, normalizeCode, queryParam, save } from "./util";
@@ -14,6 +15,7 @@ async function start(): Promise<void> {
   const m = /^\/r\/([^/]+)\/?$/.exec(location.pathname);
   if (!m) {
     showHome(app);
+    mountLobby(app);
     return;
   }
   const code = normalizeCode(decodeURIComponent(m[1]));

@@ -5,6 +5,7 @@
 
 import { handCount, isHand } from "./board";
 import { h } from "./dom";
+import { isFavourite } from "./social";
 import { everyoneEdits, type State } from "./state";
 import type { Player } from "./types";
 import { seatColor } from "./util";
@@ -138,6 +139,7 @@ export class Panel {
               "span",
               { class: "line" },
               h("span", { class: "pname", "data-testid": "player-name" }, p.name),
+              isFavourite(p.identity) ? h("span", { class: "heart", "data-testid": "fav-heart", title: "A favourite" }, "♥") : null,
               mine ? h("span", { class: "you" }, "(you)") : null,
               p.host ? h("span", { class: "host", title: "The host: created the room" }, "★") : null,
             ),
@@ -178,6 +180,7 @@ export class Panel {
           "li",
           { class: `spectator${p.id === s.me.player ? " mine" : ""}`, "data-testid": "spectator" },
           h("span", { class: "pname", "data-testid": "player-name" }, p.name),
+          isFavourite(p.identity) ? h("span", { class: "heart", "data-testid": "fav-heart", title: "A favourite" }, "♥") : null,
           p.id === s.me.player ? h("span", { class: "you" }, " (you)") : null,
           h("span", { class: `status ${status}`, "data-status": status }, STATUS_TEXT[status] || status),
           iAmHost && p.id !== s.me.player ? this.removeButton(p) : null,

@@ -90,6 +90,8 @@ export interface Player {
   status?: PlayerStatus;
   /** A computer player (seated by the host in a rule room; the server plays its turns). */
   bot?: boolean;
+  /** The browser identity the player joined with (block, mute and favourite are keyed by it). */
+  identity?: string;
 }
 
 /** A rule engine's action: a plain object with a `type` (Spades: `bid`, `play`, ...). */

@@ -1,0 +1,119 @@
+"""Playing with people in the browser: two pages go online, Ana challenges Ben from the lobby,
+Ben accepts, both land seated in the new game room; then table chat, and Ana muting Ben."""
+
+from __future__ import annotations
+
+from tests.browser.conftest import BROWSER_TESTS, dump, enter_room, settled, shot
+
+pytestmark = BROWSER_TESTS
+
+
+async def go_online(page):
+    await page.wait_for_selector("[data-testid=go-online]:text('Go online')")
+    assert "can't challenge you" in (await page.text_content("[data-testid=online-hint]"))
+    await page.click("[data-testid=go-online]")
+    await page.wait_for_selector("[data-testid=go-online]:text('Go offline')")
+
+
+async def test_challenge_accept_then_chat_and_mute(pages):
+    a = await pages.open("/?name=Ana")
+    b = await pages.open("/?name=Ben")
+    await go_online(a)
+    await go_online(b)
+
+    # Ana searches for Ben (a name prefix, any case) and challenges him to Gin Rummy.
+    await a.fill("[data-testid=lobby-search]", "be")
+    ben = a.locator("[data-testid=lobby-player]", has_text="Ben")
+    await ben.wait_for()
+    # Ben is a favourite of Ana's: a heart by his name here and, later, in the room.
+    await ben.locator("[data-testid=favourite-player]").click()
+    await ben.locator("[data-testid=fav-heart]:visible").wait_for()
+    await a.wait_for_selector("[data-testid=challenge-game][data-loaded=true]")
+    await a.select_option("[data-testid=challenge-game]", "gin_rummy")
+    await settled(a)
+    await shot(a, "lobby")
+    await ben.locator("[data-testid=challenge-player]").click()
+    status = a.locator("[data-testid=challenge-status]", has_text="waiting for their response")
+    await status.wait_for()
+
+    invite = b.locator("[data-testid=challenged]")
+    await invite.wait_for()
+    assert "Ana has challenged you to a game!" in (await invite.text_content())
+    await settled(b)
+    await shot(b, "challenged")
+    await invite.locator("[data-testid=challenge-accept]").click()
+
+    code_a = await enter_room(a)
+    code_b = await enter_room(b)
+    assert code_a == code_b
+    sa, sb = await dump(a), await dump(b)
+    assert sa["me"]["seat"] == 0 and sb["me"]["seat"] == 1
+    assert sa["game"] is not None
+    await a.locator("[data-testid=seat-1] [data-testid=fav-heart]").wait_for()
+    assert await b.locator("[data-testid=seat-0] [data-testid=fav-heart]").count() == 0
+
+    # Ben says something; it shows on Ana's page as text (markup stays text).
+    line = "hi Ana <b>bold?</b>"
+    await b.fill("[data-testid=chat-input]", line)
+    await b.press("[data-testid=chat-input]", "Enter")
+    on_a = a.locator("[data-testid=chat-line]", has_text="hi Ana")
+    await on_a.wait_for()
+    assert await on_a.locator("[data-testid=chat-text]").text_content() == line
+    assert await on_a.locator("[data-testid=chat-name]").text_content() == "Ben"
+    assert await a.locator("[data-testid=chat-line] b").count() == 0
+    await settled(a)
+    await shot(a, "chat")
+
+    # Ana mutes Ben: his line disappears from her page, and his next one never shows.
+    await on_a.locator("[data-testid=chat-mute]").click()
+    await on_a.wait_for(state="hidden")
+    await b.fill("[data-testid=chat-input]", "second line from Ben")
+    await b.press("[data-testid=chat-input]", "Enter")
+    await b.locator("[data-testid=chat-line]", has_text="second line from Ben").wait_for()
+    # A line Ana sends after Ben's: once it is on her page, Ben's would have been too.
+    await a.fill("[data-testid=chat-input]", "marker from Ana")
+    await a.press("[data-testid=chat-input]", "Enter")
+    await a.locator("[data-testid=chat-line]", has_text="marker from Ana").wait_for()
+    assert await a.locator("[data-testid=chat-line]", has_text="second line from Ben").count() == 0
+    # Ben still sees Ana's line: muting is one-way.
+    await b.locator("[data-testid=chat-line]", has_text="marker from Ana").wait_for()
+
+
+async def test_block_stops_challenges_and_warns_before_joining_their_table(pages):
+    a = await pages.open("/?name=Ana")
+    b = await pages.open("/?name=Ben")
+    await go_online(a)
+    await go_online(b)
+
+    # Ana blocks Ben from the lobby (the block is kept for her identity, whatever his name).
+    ben = a.locator("[data-testid=lobby-player]", has_text="Ben")
+    await ben.wait_for()
+    await ben.locator("[data-testid=block-player]").click()
+    await a.wait_for_selector("[data-testid=lobby-player]:has-text('Ben') "
+                              "[data-testid=block-player][aria-pressed=true]")
+
+    # Ben can't challenge her: he is told so (not why: a block isn't announced to the blocked),
+    # and no invitation reaches Ana.
+    ana = b.locator("[data-testid=lobby-player]", has_text="Ana")
+    await ana.wait_for()
+    await b.wait_for_selector("[data-testid=challenge-game][data-loaded=true]")
+    await b.select_option("[data-testid=challenge-game]", "gin_rummy")
+    await ana.locator("[data-testid=challenge-player]").click()
+    refused = b.locator("[data-testid=challenge-status].err")
+    await refused.wait_for()
+    assert (await refused.text_content()).strip() == "You can't challenge this player."
+    assert await a.locator("[data-testid=challenged]").count() == 0
+
+    # Ben sits at a free-play table; when Ana opens it she is warned first, and may go on.
+    await b.click("[data-testid=create-room]")
+    code = await enter_room(b)
+    await a.goto(f"{pages.server.url}/r/{code}?name=Ana")
+    warn = a.locator("[data-testid=confirm]")
+    await warn.wait_for()
+    assert "This table has a player that you have blocked, perhaps under another name." in (
+        await warn.text_content())
+    await settled(a)
+    await shot(a, "blocked-warning")
+    await a.click("[data-testid=confirm-ok]")
+    assert await enter_room(a) == code
+    assert {p["name"] for p in (await dump(a))["players"]} == {"Ana", "Ben"}

@@ -1,0 +1,161 @@
+// The room's side of "playing with people": `hello` before each join (so the player carries our
+// identity and the server leaves out lines of players we muted), the seat a challenge gave us
+// (`?seat=N`), the "blocked player here" question, and table chat: lines in the room log (as
+// text, never markup), lines of muted players hidden, an input under the log.
+
+import { h } from "./dom";
+import { hello, type ServerErr, showOutOfDate, STORAGE_NEEDED, storageWorks } from "./identity";
+import type { Room } from "./room";
+import { type ChatLine, chatLine, Social } from "./social";
+import { confirmDialog, screen, toast } from "./ui";
+import { queryParam } from "./util";
+
+export class RoomChat {
+  readonly social: Social;
+  private identity: string | null = null;
+  private joinExtra: Record<string, unknown> = {};
+  private seen = new Set<string>();
+  private items: { line: ChatLine; el: HTMLElement }[] = [];
+  private input: HTMLInputElement;
+  private nextRef = 1;
+
+  constructor(private room: Room) {
+    const conn = room.conn;
+    const sock = conn.socket;
+    this.social = new Social(sock);
+    this.social.onChange(() => {
+      this.applyMutes();
+      room.changed(); // hearts by favourites' names in the players panel
+    });
+    const seat = Number(queryParam("seat"));
+    conn.beforeJoin = async (withToken) => {
+      const r = await hello(sock);
+      this.identity = r.ok ? r.id : null;
+      this.social.me = this.identity;
+      const extra: Record<string, unknown> = {};
+      if (this.identity) extra.identity = this.identity;
+      if (!withToken && Number.isInteger(seat) && seat >= 0 && queryParam("seat") !== null) extra.seat = seat;
+      this.joinExtra = extra;
+      return extra;
+    };
+    conn.joinRefused = (e) => this.joinRefused(e);
+    sock.on("chat", (d: unknown) => {
+      const code = d && typeof d === "object" ? (d as { code?: unknown }).code : null;
+      const line = chatLine(d);
+      if (line && code === room.s.code) this.add(line);
+    });
+    sock.on("chat_history", (d: { code?: unknown; lines?: unknown }) => {
+      if (!d || d.code !== room.s.code || !Array.isArray(d.lines)) return;
+      for (const raw of d.lines) {
+        const line = chatLine(raw);
+        if (line) this.add(line);
+      }
+    });
+    sock.on("ack", (d: { ref?: unknown }) => {
+      if (d && typeof d.ref === "string" && d.ref.startsWith("chat")) this.input.value = "";
+    });
+
+    this.input = h("input", {
+      class: "chat-input",
+      "data-testid": "chat-input",
+      maxlength: 300,
+      placeholder: "Say something to the table…",
+      autocomplete: "off",
+      "aria-label": "Chat message",
+    });
+    // Keys typed here are chat, not table shortcuts.
+    this.input.addEventListener("keydown", (e) => e.stopPropagation());
+    const send = h("button", { type: "submit", class: "small", "data-testid": "chat-send" }, "Send");
+    const form = h("form", { class: "chat-form", "data-testid": "chat-form" }, this.input, send);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.send();
+    });
+    const box = room.panel.el.querySelector(".log-box") ?? room.panel.el;
+    box.appendChild(form);
+    if (!storageWorks()) box.appendChild(h("p", { class: "hint storage-needed", "data-testid": "storage-needed" }, STORAGE_NEEDED));
+  }
+
+  private send(): void {
+    const text = this.input.value.trim();
+    if (!text) return;
+    if (!this.room.conn.isJoined) {
+      toast("Not connected: try again in a moment.", "error");
+      return;
+    }
+    this.room.conn.socket.emit("chat", { text, ref: `chat${this.nextRef++}` });
+  }
+
+  private add(line: ChatLine): void {
+    const key = `${line.at}|${line.from.player}|${line.text}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    const log = this.room.panel.el.querySelector("[data-testid=log]");
+    if (!log) return;
+    const at = new Date(line.at * 1000);
+    const hhmm = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
+    const who = line.from.identity;
+    const el = h(
+      "li",
+      { class: "chat-line", "data-testid": "chat-line", "data-player": line.from.player },
+      h("time", {}, hhmm),
+      " ",
+      who ? this.social.heart(who) : null,
+      h("strong", { class: "chat-name", "data-testid": "chat-name" }, line.from.name),
+      ": ",
+      h("span", { class: "chat-text", "data-testid": "chat-text" }, line.text),
+      who && who !== this.identity ? this.muteButton(who, line.from.name) : null,
+    );
+    el.hidden = !!who && this.social.has("mute", who);
+    this.items.push({ line, el });
+    if (this.items.length > 200) this.items.shift();
+    log.appendChild(el);
+    log.scrollTop = log.scrollHeight;
+  }
+
+  private muteButton(id: string, name: string): HTMLElement {
+    const b = h("button", { type: "button", class: "small chat-mute", "data-testid": "chat-mute", title: `Mute ${name}: hide their chat lines` }, "Mute");
+    b.addEventListener("click", () => this.social.set(id, "mute", true));
+    return b;
+  }
+
+  /** Muted players' lines are hidden (and shown again when unmuted); hearts follow favourites. */
+  private applyMutes(): void {
+    for (const { line, el } of this.items) {
+      const who = line.from.identity;
+      el.hidden = !!who && this.social.has("mute", who);
+      const heart = el.querySelector<HTMLElement>("[data-testid=fav-heart]");
+      if (heart && who) heart.hidden = !this.social.has("favourite", who);
+    }
+  }
+
+  private joinRefused(e: ServerErr): boolean {
+    const conn = this.room.conn;
+    switch (e.code) {
+      case "blocked_player_here":
+        void confirmDialog("Join anyway?", e.message || "This table has a player that you have blocked.", "Join anyway").then((yes) => {
+          if (!yes) location.assign("/");
+          else conn.joinWith({ ...this.joinExtra, anyway: true });
+        });
+        return true;
+      case "blocked":
+        conn.stop();
+        screen("blocked-screen", "You can't join this table", e.message || "A player at this table has blocked you.", [
+          { label: "Home", testid: "go-home", primary: true, action: () => location.assign("/") },
+        ]);
+        return true;
+      case "out_of_date":
+        conn.stop();
+        showOutOfDate();
+        return true;
+      case "bad_identity":
+      case "no_identity":
+        // Our identity was not accepted: join without one (the table still works).
+        this.identity = null;
+        conn.joinWith({});
+        return true;
+      default:
+        return false;
+    }
+  }
+}

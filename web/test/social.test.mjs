@@ -1,0 +1,41 @@
+// Pure parts of "playing with people": identities (src/identity.ts), the relation lists
+// and chat lines from the server (src/social.ts).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { BUILD, randomToken, validIdentity } from "../src/identity.ts";
+import { chatLine, parseRelations } from "../src/social.ts";
+
+test("a made identity is one the server accepts", () => {
+  const id = randomToken(22);
+  const secret = randomToken(32);
+  assert.match(id, /^[A-Za-z0-9_-]{22}$/);
+  assert.ok(validIdentity({ id, secret }));
+  assert.notEqual(randomToken(22), id);
+});
+
+test("damaged identities are refused", () => {
+  assert.ok(!validIdentity(null));
+  assert.ok(!validIdentity({ id: "short", secret: "x".repeat(32) }));
+  assert.ok(!validIdentity({ id: "has space here", secret: "x".repeat(32) }));
+  assert.ok(!validIdentity({ id: "abcdefgh", secret: "too-short" }));
+});
+
+test("without esbuild's define the build is 'dev'", () => {
+  assert.equal(BUILD, "dev");
+});
+
+test("relations keep only strings", () => {
+  const r = parseRelations({ block: ["a", 3], mute: "b", favourite: ["c"] });
+  assert.deepEqual([...r.block], ["a"]);
+  assert.deepEqual([...r.mute], []);
+  assert.deepEqual([...r.favourite], ["c"]);
+  assert.deepEqual([...parseRelations(null).block], []);
+});
+
+test("chat lines: well-formed ones kept, text untouched", () => {
+  const line = chatLine({ code: "X", from: { player: "p1", identity: "idA", name: "Ana" }, text: "<b>hi</b>", at: 5 });
+  assert.deepEqual(line, { from: { player: "p1", identity: "idA", name: "Ana" }, text: "<b>hi</b>", at: 5 });
+  assert.equal(chatLine({ from: { player: "p1", name: "Ana" }, text: 3 }), null);
+  assert.equal(chatLine({ from: "Ana", text: "x" }), null);
+  assert.equal(chatLine({ from: { player: "p1", name: "Ana" }, text: "x" }).from.identity, undefined);
+});
