@@ -2,6 +2,7 @@
 // back designs. Each picture is an SVG string turned into a data: URL for an <img> (allowed by
 // the server's CSP: img-src 'self' data:). Pictures are cached by face/back, never by card id.
 
+import { customFace, imageUrl, isImageHash } from "./customface";
 import { CARD_H, CARD_W } from "./types";
 
 const RED = "#c8102e";
@@ -40,7 +41,7 @@ export function parseFace(face: string): ParsedFace {
 export function faceName(face: string): string {
   const p = parseFace(face);
   if (p.kind === "joker") return p.red ? "red joker" : "black joker";
-  if (p.kind === "text") return face;
+  if (p.kind === "text") return customFace(face)?.text ?? face;
   const r = p.rank as number;
   const names: Record<number, string> = { 1: "ace", 11: "jack", 12: "queen", 13: "king" };
   return `${names[r] || String(r)} of ${SUIT_NAMES[p.suit as string]}`;
@@ -172,13 +173,13 @@ function wrap(text: string, width: number): string[] {
   return lines.length ? lines : [""];
 }
 
-function textFace(face: string): string {
+function textFace(face: string, ink = BLACK): string {
   const lines = wrap(face, face.length <= 12 ? 12 : 10).slice(0, 6);
   const longest = Math.max(...lines.map((l) => l.length), 1);
   const size = Math.min(22, 150 / longest, 100 / lines.length);
   const top = 70 - ((lines.length - 1) * size * 1.15) / 2 + size * 0.35;
   const body = lines
-    .map((l, i) => `<text x="50" y="${(top + i * size * 1.15).toFixed(1)}" font-family="${SANS}" font-weight="600" font-size="${size.toFixed(1)}" text-anchor="middle" fill="${BLACK}">${esc(l)}</text>`)
+    .map((l, i) => `<text x="50" y="${(top + i * size * 1.15).toFixed(1)}" font-family="${SANS}" font-weight="600" font-size="${size.toFixed(1)}" text-anchor="middle" fill="${esc(ink)}">${esc(l)}</text>`)
     .join("");
   return frame(`<rect x="7" y="7" width="86" height="126" rx="4" fill="#f7f4ec" stroke="#d8d2c2"/>` + body);
 }
@@ -236,10 +237,14 @@ export function faceSvg(face: string): string {
 }
 
 export function faceUrl(face: string): string {
+  const custom = customFace(face);
+  if (custom?.image) return imageUrl(custom.image);
+  if (custom) return url("f:" + face, () => textFace(custom.text, custom.color || BLACK));
   return url("f:" + face, () => faceSvg(face));
 }
 
 export function backUrl(back: string): string {
+  if (isImageHash(back)) return imageUrl(back);
   return url("b:" + back, () => backSvg(back || "blue"));
 }
 

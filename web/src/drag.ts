@@ -30,6 +30,8 @@ export interface DragHost {
   pick?(id: string): boolean;
   /** A double-click on a card: true when it was used (a rule room's move for that card). */
   activate?(id: string): boolean;
+  /** May this object be moved now (outside edit mode zones keep their place)? */
+  mayMove?(id: string): boolean;
 }
 
 interface Grab {
@@ -136,6 +138,7 @@ export function bindDrag(host: DragHost): void {
       host.notice("That is locked in place.");
       return false;
     }
+    if (g.kind === "stack" && host.mayMove && !host.mayMove(g.id)) return false;
     return true;
   }
 

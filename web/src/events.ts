@@ -208,7 +208,9 @@ export function openMenu(
       { label: "Remove", testid: "delete", danger: true, action: () => room.remove(o.id) },
     );
   }
-  const allowed = mayEdit(s) ? items : items.filter((it) => !it || !EDITING.has(it.testid));
+  const extra = room.edit.menuItems(o);
+  if (extra.length) items.push(null, ...extra);
+  const allowed = mayEdit(s) && room.edit.on ? items : items.filter((it) => !it || !EDITING.has(it.testid));
   showMenu(title, allowed.filter((it, i, all) => it || (i > 0 && all[i - 1] && i < all.length - 1)), clientX, clientY);
 }
 

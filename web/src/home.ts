@@ -3,6 +3,7 @@
 
 import { backUrl, faceUrl } from "./cards";
 import { h, setText } from "./dom";
+import { libraryBox } from "./gamefiles";
 import { fetchGames, gameCaption, type OptionFields, optionFields } from "./options";
 import { load, NAME_KEY, normalizeCode, prettyCode, recentRooms, save, timeAgo } from "./util";
 
@@ -144,6 +145,7 @@ export function showHome(root: HTMLElement): void {
       h("header", { class: "hero" }, fan, h("h1", {}, "cardtable"), h("p", { class: "tagline" }, "A card table in your browser. Create a room, share the code, and play any card game together.")),
       h("section", { class: "box" }, h("label", { for: "name" }, "Your name"), name),
       h("div", { class: "boxes" }, createForm, joinForm),
+      libraryBox(),
       recentBox,
     ),
   );

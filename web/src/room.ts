@@ -1,11 +1,14 @@
 // A room page: wires the state, the connection, rendering, input and the panels together.
 
 import { Conn, type Fatal } from "./api";
+import { RoomChat } from "./chat";
 import { isCard, isStack, spotNear, stackBox } from "./board";
 import { h, setText } from "./dom";
 import { bindDrag, type DragHost } from "./drag";
+import { EditMode } from "./editmode";
 import { bindKeys, openMenu } from "./events";
 import { GameUI } from "./game";
+import { Homemade } from "./homemade";
 import { FIT, type ViewPort, zoomAt } from "./geom";
 import { fetchGames, gameCaption, optionFields } from "./options";
 import { Panel } from "./panel";
@@ -27,6 +30,9 @@ export class Room implements DragHost {
   readonly conn: Conn;
   readonly panel: Panel;
   readonly game: GameUI;
+  readonly chat: RoomChat;
+  readonly edit: EditMode;
+  readonly homemade: Homemade;
   readonly root: HTMLElement;
   private addBtn: HTMLElement | null = null;
   private undoBtn: HTMLElement | null = null;
@@ -51,6 +57,7 @@ export class Room implements DragHost {
       editors: (who) => this.conn.request("host", { action: "edit", who }),
     });
     this.game = new GameUI(this);
+    this.edit = new EditMode(this);
     const stage = h("div", { class: "stage", "data-testid": "stage" });
     this.banner = h("div", { class: "banner", role: "alert", "data-testid": "conn-banner", hidden: true });
     this.root = h(
@@ -104,6 +111,7 @@ export class Room implements DragHost {
         zoomBtn("⤢", "zoom-fit", "Show the whole table (0)", 0),
       ),
     );
+    this.homemade = new Homemade(this.r, { press: (id) => this.edit.press(id), menu: (b, x, y) => this.edit.buttonMenu(b, x, y) });
     this.r.onStale = () => this.changed();
     bindDrag(this);
     bindKeys(this);
@@ -121,6 +129,7 @@ export class Room implements DragHost {
     }).observe(stage);
     (window as unknown as { __cardtable: unknown }).__cardtable = { state: this.s, dump: () => dump(this.s), room: this };
     this.r.measure();
+    this.chat = new RoomChat(this);
     this.conn.start();
     this.changed();
   }
@@ -155,6 +164,9 @@ export class Room implements DragHost {
       ),
       h("span", { class: "share-hint", "data-testid": "share-hint" }, "Share the code or link: friends join from the home page."),
       h("span", { class: "spacer" }),
+      this.edit.toggle,
+      this.edit.addBtn,
+      this.edit.fileBtn,
       add,
       undo,
       help,
@@ -174,10 +186,12 @@ export class Room implements DragHost {
       this.r.render(this.s);
       this.panel.render(this.s);
       this.game.render();
+      this.homemade.render(this.s);
+      this.edit.render();
       // A rule room holds only the game's cards (nothing to add, no undo); spectators don't
       // touch; only editors (the host, or everyone if the host says so) add things.
       const playing = this.s.game === null && this.s.me.seat !== null;
-      if (this.addBtn) this.addBtn.hidden = !playing || !mayEdit(this.s);
+      if (this.addBtn) this.addBtn.hidden = !playing || !mayEdit(this.s) || !this.edit.on;
       if (this.undoBtn) this.undoBtn.hidden = !playing;
       this.r.stage.classList.toggle("rules", this.s.game !== null);
     };
@@ -284,6 +298,9 @@ export class Room implements DragHost {
 
   /** A double-click on a card; in a rule room, the card's one move. */
   activate = (id: string): boolean => (this.s.game ? this.game.activate(id) : false);
+
+  /** Outside edit mode zones keep their place (see `editmode.ts`). */
+  mayMove = (id: string): boolean => this.edit.mayMove(id);
 
   /** Live drags are shared in free play only: a rule room's table is turned differently on
    *  each page, so a position on ours means something else on theirs. */
@@ -468,7 +485,7 @@ export class Room implements DragHost {
   }
 
   remove(id: string): void {
-    this.send(this.withOv({ op: "delete", id }, id));
+    void this.edit.confirmDelete(id);
   }
 
   async relabel(id: string, current: string): Promise<void> {

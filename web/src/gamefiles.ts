@@ -1,0 +1,94 @@
+// Saving and loading homemade games: download a room's game file, make a new room from an
+// uploaded one, and the built-in library on the home page (`GET /api/library`).
+
+import { h, setText } from "./dom";
+import { toast } from "./ui";
+import { load, tokenKey } from "./util";
+
+export interface LibraryGame {
+  name: string;
+  title: string;
+  description: string;
+}
+
+/** Download this room's layout as `<title>.cardtable.json` (editors only; the server checks). */
+export async function downloadGameFile(code: string): Promise<void> {
+  const resp = await fetch(`/api/rooms/${code}/game-file`, { headers: { "X-Player-Token": load(tokenKey(code)) ?? "" } });
+  const body = (await resp.json().catch(() => null)) as { title?: string; message?: string } | null;
+  if (!resp.ok || !body) {
+    toast(body?.message || "Could not save the game file.", "error");
+    return;
+  }
+  const name = (body.title || `table-${code}`).replace(/[^A-Za-z0-9 _-]+/g, "").trim().replace(/\s+/g, "-") || "table";
+  const blob = new Blob([JSON.stringify(body, null, 1)], { type: "application/json" });
+  const a = h("a", { href: URL.createObjectURL(blob), download: `${name}.cardtable.json` });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  window.setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+/** Make a room (from a game file or the library) and go there; throws the server's message. */
+export async function createRoomFrom(body: { game_file: unknown } | { library: string }): Promise<void> {
+  const resp = await fetch("/api/rooms", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const got = (await resp.json().catch(() => ({}))) as { code?: string; message?: string };
+  if (!resp.ok || !got.code) throw new Error(got.message || "Could not create a room.");
+  location.assign(`/r/${got.code}`);
+}
+
+/** The home page's box: the built-in games and "Upload game file". */
+export function libraryBox(): HTMLElement {
+  const err = h("p", { class: "err", role: "alert", "data-testid": "library-error" });
+  const list = h("ul", { class: "library", "data-testid": "library" });
+  const file = h("input", { type: "file", accept: ".json,application/json", "data-testid": "upload-game-file" }) as HTMLInputElement;
+  file.addEventListener("change", async () => {
+    const f = file.files?.[0];
+    if (!f) return;
+    setText(err, "");
+    try {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(await f.text());
+      } catch {
+        throw new Error("That file is not a game file (not JSON).");
+      }
+      await createRoomFrom({ game_file: parsed });
+    } catch (e) {
+      setText(err, e instanceof Error ? e.message : "Could not load the game file.");
+      file.value = "";
+    }
+  });
+  void fetch("/api/library")
+    .then((r) => (r.ok ? (r.json() as Promise<LibraryGame[]>) : []))
+    .then((games) => {
+      for (const g of games) {
+        const start = h("button", { type: "button", class: "primary", "data-testid": "library-start", "data-name": g.name }, "Start");
+        start.addEventListener("click", async () => {
+          start.disabled = true;
+          try {
+            await createRoomFrom({ library: g.name });
+          } catch (e) {
+            setText(err, e instanceof Error ? e.message : "Could not create a room.");
+            start.disabled = false;
+          }
+        });
+        list.appendChild(
+          h("li", { "data-testid": "library-game", "data-name": g.name }, h("strong", {}, g.title), h("span", { class: "hint" }, g.description), start),
+        );
+      }
+      list.dataset.loaded = "true";
+    })
+    .catch(() => setText(err, "Could not load the library."));
+  return h(
+    "section",
+    { class: "box library-box" },
+    h("h2", {}, "Homemade games"),
+    list,
+    h("label", { class: "edit-field" }, h("span", {}, "Upload game file"), file),
+    err,
+  );
+}

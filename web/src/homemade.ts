@@ -1,0 +1,126 @@
+// Homemade-game objects the generic renderer does not draw: automation buttons (`button`:
+// pressed with `op press`), the table background (the `board` object) and objects of kinds this
+// page does not know (drawn as a plain tag so nothing silently disappears).
+
+import { isImageHash, imageUrl } from "./customface";
+import { h, setText } from "./dom";
+import type { Renderer } from "./render";
+import type { State } from "./state";
+
+export interface ButtonObj {
+  t: "button";
+  id: string;
+  x: number;
+  y: number;
+  z: number;
+  label: string;
+  steps: Record<string, unknown>[];
+  w?: number;
+  h?: number;
+}
+
+export interface BoardObj {
+  t: "board";
+  edit: string;
+  background: string;
+  title: string;
+  description: string;
+}
+
+const KNOWN = new Set(["card", "stack", "hand", "chips", "counter", "die", "label", "button", "board"]);
+
+export interface HomemadeActions {
+  press(id: string): void;
+  /** Right-click (or long-press) on a button: its editing menu, when editing. */
+  menu(b: ButtonObj, clientX: number, clientY: number): void;
+}
+
+export function boardOf(s: State): BoardObj | null {
+  const b = s.view.get("board") as unknown as BoardObj | undefined;
+  return b && b.t === "board" ? b : null;
+}
+
+export class Homemade {
+  private els = new Map<string, { el: HTMLElement; label: HTMLElement }>();
+  private bg = "";
+
+  constructor(
+    private r: Renderer,
+    private actions: HomemadeActions,
+  ) {}
+
+  render(s: State): void {
+    const g = this.r.geom;
+    const bg = boardOf(s)?.background ?? "";
+    if (bg !== this.bg) {
+      this.bg = bg;
+      const felt = this.r.felt;
+      felt.style.backgroundImage = isImageHash(bg) ? `url("${imageUrl(bg)}")` : "";
+      felt.style.backgroundSize = isImageHash(bg) ? "cover" : "";
+      felt.style.backgroundColor = bg && !isImageHash(bg) ? bg : "";
+      felt.dataset.background = bg;
+    }
+    const seen = new Set<string>();
+    for (const raw of s.view.values()) {
+      const o = raw as unknown as { t: string; id: string; x: number; y: number; z: number };
+      if (o.t === "button") {
+        const b = o as unknown as ButtonObj;
+        seen.add(b.id);
+        const rec = this.els.get(b.id) ?? this.make(b.id, "auto-button", "obj auto-button");
+        setText(rec.label, b.label || "Button");
+        this.place(rec.el, b.x, b.y, b.w || 150, b.h || 48, b.z);
+        (rec.el as HTMLElement & { obj?: ButtonObj }).obj = b;
+      } else if (!KNOWN.has(o.t) && typeof o.x === "number") {
+        seen.add(o.id);
+        const rec = this.els.get(o.id) ?? this.make(o.id, "unknown-object", "obj unknown-object");
+        setText(rec.label, `(${o.t})`);
+        this.place(rec.el, o.x, o.y, 110, 40, o.z);
+      }
+    }
+    for (const [id, rec] of this.els)
+      if (!seen.has(id)) {
+        rec.el.remove();
+        this.els.delete(id);
+      }
+    void g;
+  }
+
+  private place(el: HTMLElement, x: number, y: number, w: number, hh: number, z: number): void {
+    const g = this.r.geom;
+    el.style.transform = `translate(${g.ox + x * g.s}px, ${g.oy + y * g.s}px)`;
+    el.style.width = `${w * g.s}px`;
+    el.style.height = `${hh * g.s}px`;
+    el.style.fontSize = `${Math.max(9, 16 * g.s)}px`;
+    el.style.zIndex = String(10 + Math.min(z, 1000) * 1100 + 1099);
+  }
+
+  private make(id: string, testid: string, cls: string): { el: HTMLElement; label: HTMLElement } {
+    const label = h("span", { class: "auto-button-label" });
+    const el = h("div", { class: cls, "data-testid": testid, "data-button": id, role: "button", tabindex: 0 }, label);
+    const obj = () => (el as HTMLElement & { obj?: ButtonObj }).obj;
+    if (testid === "auto-button") {
+      // The stage's drag code must not see these presses: a button is pressed, not dragged.
+      el.addEventListener("pointerdown", (e) => e.stopPropagation());
+      el.addEventListener("click", (e) => {
+        e.stopPropagation();
+        this.actions.press(id);
+      });
+      el.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          this.actions.press(id);
+        }
+      });
+      el.addEventListener("contextmenu", (e) => {
+        e.preventDefault();
+        e.stopPropagation();
+        const b = obj();
+        if (b) this.actions.menu(b, e.clientX, e.clientY);
+      });
+    }
+    this.r.layer.appendChild(el);
+    const rec = { el, label };
+    this.els.set(id, rec);
+    return rec;
+  }
+}
