@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 
@@ -123,24 +123,6 @@ class GameInfo:
                     return Rejection("bad_option", f"Option {opt.name}: {problem}")
             out[opt.name] = value
         return out
-
-
-class RulesEngine(Protocol, Generic[S]):
-    """A pure rules engine. ``S`` is the engine's own (immutable or copied-on-write) state type."""
-
-    info: GameInfo
-
-    def new_game(self, players: int, options: dict[str, Any], seed: int) -> S: ...
-
-    def legal_actions(self, state: S, seat: int) -> list[dict[str, Any]]: ...
-
-    def apply(self, state: S, seat: int, action: dict[str, Any]) -> S | Rejection: ...
-
-    def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
-
-    def dump(self, state: S) -> dict[str, Any]: ...
-
-    def load(self, data: dict[str, Any]) -> S: ...
 
 
 @dataclass(frozen=True)
@@ -412,34 +394,3 @@ class Binding(Protocol):
         """Why an expected action is unavailable, in words ("your deadwood would be 23; the
         limit is 10"), or ``None``."""
         ...
-
-
-# --- contract v1, kept only until the server's game glue moves to :class:`Binding` ----------
-
-
-@dataclass(frozen=True)
-class MoveIntent:
-    """(v1) A one-card drag: which card from where to where."""
-
-    seat: int
-    face: str
-    source: str  # container id: a zone id or "hand<seat>"
-    dest: str
-
-
-class GameBinding(Protocol):
-    """(v1) The binding protocol the Gin Rummy binding still implements."""
-
-    @property
-    def info(self) -> GameInfo: ...
-
-    @property
-    def engine(self) -> RulesEngine[Any]: ...
-
-    def project(self, state: Any) -> Projection: ...
-
-    def action_for_move(
-        self, state: Any, move: MoveIntent
-    ) -> dict[str, Any] | Cosmetic | Rejection: ...
-
-    def bot_action(self, state: Any, seat: int, rng: Any) -> dict[str, Any] | None: ...

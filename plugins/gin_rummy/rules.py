@@ -1,5 +1,5 @@
 """The pure Gin Rummy rules engine: ``GinRummy`` implements ``plugins.base.Engine`` (contract
-version 2) and, by the same methods, the older ``RulesEngine`` the server calls.
+version 2).
 
 The engine has no I/O and no global randomness: each hand is shuffled with
 ``random.Random(f"gin_rummy:{seed}:{hand_no}")`` and the first dealer is drawn from
@@ -154,7 +154,6 @@ from plugins.base import (
     Outcome,
     Rejection,
     RevealLine,
-    RulesEngine,
     Scheduled,
     Scoreboard,
     dump_state,
@@ -1441,8 +1440,6 @@ def _check_history(state: GinState) -> str:
     return ""
 
 
-
-
 def _upcard_refused() -> Rejection:
     return Rejection(
         "upcard_refused",
@@ -1452,6 +1449,5 @@ def _upcard_refused() -> Rejection:
 
 ENGINE = GinRummy()
 
-if TYPE_CHECKING:  # GinRummy satisfies both plugin protocols
-    _PROTOCOL_CHECK: RulesEngine[GinState] = ENGINE
-    _ENGINE_CHECK: Engine[GinState] = ENGINE
+if TYPE_CHECKING:  # GinRummy satisfies the plugin protocol
+    _PROTOCOL_CHECK: Engine[GinState] = ENGINE

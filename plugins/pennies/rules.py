@@ -548,9 +548,6 @@ def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*values[:i], value, *values[i + 1 :])
 
 
-
-
-
 _ACTIONS = ("buy", "decline", "pass", "meld", "lay_off", "discard", "next_round")
 _ALLOWED: dict[str, frozenset[str]] = {
     BUY: frozenset({"buy", "decline"}),
@@ -1422,7 +1419,6 @@ def _meld_data(meld: Meld) -> dict[str, Any]:
 def _offered(melds: Sequence[Meld]) -> str:
     sizes = and_list([f"{len(m.cards)} {plural(m.rank)}" for m in melds])
     return f"a meld of {sizes}" if len(melds) == 1 else f"melds of {sizes}"
-
 
 
 ENGINE = Pennies()

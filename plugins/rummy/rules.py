@@ -763,8 +763,6 @@ def _name(names: Sequence[str], player: int | None) -> str:
     return f"Player {player + 1}"
 
 
-
-
 # ----------------------------------------------------------------------- validation
 
 

@@ -1156,10 +1156,6 @@ def _trailing_side(scores: Sequence[int], side: int) -> bool:
     return scores[side] <= scores[1 - side] - BLIND_NIL_DEFICIT
 
 
-
-
-
-
 ENGINE = Spades()
 
 if TYPE_CHECKING:  # Spades satisfies the plugin protocol
