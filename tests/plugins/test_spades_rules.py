@@ -334,6 +334,80 @@ def test_rule_06_blind_nil_needs_the_option_and_a_deficit() -> None:
     rejected(state, first, {"type": "look"}, "already_looked")
 
 
+def exchange_for(state: SpadesState, final: Sequence[Sequence[str]], blind: int) -> tuple[
+    SpadesState, list[str], list[str]
+]:
+    """``state`` redealt so that after the blind nil exchange (partner gives ``given``, the
+    bidder returns ``returned``) the hands are ``final``."""
+    partner = (blind + 2) % 4
+    given, returned = list(final[blind][:2]), list(final[partner][:2])
+    before = [list(h) for h in final]
+    before[blind] = [c for c in final[blind] if c not in given] + returned
+    before[partner] = [c for c in final[partner] if c not in returned] + given
+    return redeal(state, before), given, returned
+
+
+@pytest.mark.parametrize(
+    ("bids", "counts", "scores", "face_down"),
+    [
+        # Side 0 fails 14 (-140), side 1 bids 4 and takes 4 (-40): trails by exactly 100.
+        ({0: 7, 1: 1, 2: 7, 3: 3}, {0: 1, 1: 1, 2: 9, 3: 2}, (-140, -40), True),
+        # Side 0 bids 7, takes 2 (-70); side 1 bids 2, takes 11 (29): trails by 99.
+        ({0: 1, 1: 1, 2: 6, 3: 1}, {0: 1, 1: 1, 2: 1, 3: 10}, (-70, 29), False),
+    ],
+)
+def test_rule_06_trailing_by_100_is_the_limit(
+    bids: dict[int, int], counts: dict[int, int], scores: tuple[int, int], face_down: bool
+) -> None:
+    state = play_deal(first_state(counts, blind_nil=True), bids, counts, fresh=False)
+    assert state.scores == scores
+    state = ok(state, 1, {"type": "next_deal"})
+    assert state.unseen == (face_down, False, face_down, False)  # the side ahead: never
+    # Player 1 is the first to bid (dealer 0) and is ahead; player 2 is side 0.
+    rejected(state, 1, {"type": "bid", "bid": 0, "blind": True}, "blind_nil_not_allowed")
+    state = ok(state, 1, {"type": "bid", "bid": 3})
+    blind = {"type": "bid", "bid": 0, "blind": True}
+    assert (blind in ENGINE.legal_actions(state, 2)) is face_down
+    if face_down:
+        after = ok(state, 2, blind)
+        assert after.blind == (False, False, True, False)
+    else:
+        msg = rejected(state, 2, blind, "blind_nil_not_allowed")
+        assert "trails by 100" in msg
+        assert ENGINE.view(state, 2)["hand"] == list(state.hands[2])
+
+
+def test_rule_06_failed_blind_nil_costs_200() -> None:
+    # Deal 1 leaves side 0 at -100 against 82, as in test_rule_06_blind_nil.
+    counts = {0: 2, 1: 5, 2: 1, 3: 5}
+    state = play_deal(first_state(counts, blind_nil=True), {0: 5, 1: 4, 2: 5, 3: 4}, counts,
+                      fresh=False)
+    state = ok(state, 1, {"type": "next_deal"})
+    assert state.unseen == (True, False, True, False)
+    # Deal 2: Ana (player 0) bids blind nil but takes 2 tricks; Cy bids 3 and takes 3.
+    counts2 = {0: 2, 1: 4, 2: 3, 3: 4}
+    final, tricks = scripted(winners_for(counts2), state.dealer)
+    state, given, returned = exchange_for(state, final, 0)
+    for p, bid in ((1, 4), (2, 3), (3, 4)):
+        state = ok(state, p, {"type": "bid", "bid": bid})
+    assert state.phase == BIDDING and state.turn == 0
+    state = ok(state, 0, {"type": "bid", "bid": 0, "blind": True})
+    state = ok(ok(state, 2, {"type": "pass_cards", "cards": given}), 0,
+               {"type": "pass_cards", "cards": returned})
+    state = play_tricks(state, tricks)
+    deal = state.history[-1]
+    assert deal.blind == (True, False, False, False) and deal.tricks == (2, 4, 3, 4)
+    side0 = deal.sides[0]
+    # -200 for the blind nil, +30 for Cy's 3 (Ana's tricks don't count towards it), +2 bags.
+    assert (side0.nil_points, side0.contract_points, side0.bags_gained) == (-200, 30, 2)
+    assert side0.points == -168 and side0.counted == 3
+    assert state.scores == (-100 - 168, 82 + 80) and state.bags == (2, 2)  # side 1: 2 from deal 1
+    # The same through the scoring function alone: blind nil failed vs plain nil failed.
+    assert score_side(0, 0, (0, 3), (2, 3), (True, False)).points == -200 + 30 + 2
+    assert score_side(0, 0, (0, 3), (2, 3), (False, False)).points == -100 + 30 + 2
+    assert "blind nil" in ENGINE.reveal(state)[0].note  # type: ignore[index]
+
+
 # ------------------------------------------------------------------------------------- play
 
 
