@@ -1,4 +1,7 @@
-"""Room templates: the starting tables ``blank``, ``standard`` (52) and ``standard-jokers`` (54)."""
+"""Room templates: the starting tables ``blank``, ``standard`` (52) and ``standard-jokers`` (54).
+
+A template's deck starts shuffled (by the injected random source), as a deck on a real table
+would be after the first shuffle: a new player's first draw should not be the ace of clubs."""
 
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ TEMPLATES = ("blank", "standard", "standard-jokers")
 def _deck(table: Table, faces: list[str], x: float, y: float,
           rng: random.Random | None) -> None:
     deck = Stack(id="deck", holder=True, label="Deck", x=x, y=y, w=110.0, h=150.0, z=1)
+    faces = list(faces)
+    (rng or random.SystemRandom()).shuffle(faces)
     for face in faces:
         card = Card(id=new_id("c", rng), face=face, parent=deck.id, x=x, y=y)
         table.objects[card.id] = card
