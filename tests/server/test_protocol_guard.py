@@ -111,6 +111,34 @@ async def test_a_fake_connect_does_not_reset_the_join_limit(private_redis):
         await srv.stop()
 
 
+async def test_a_fake_connect_does_not_reset_the_op_rate_limit(redis_server):
+    # A burst of four events and no refill at all: what is spent stays spent.
+    srv = await start_server(make_config(redis_server.url, ops_burst=4, ops_per_second=0.0))
+    try:
+        code = await new_room(srv)
+        async with aiohttp.ClientSession() as http:
+            sock = await RawSocket.open(http, srv.url)
+            await sock.join(code, "Ana")  # the first of the four
+            for ref in (1, 2, 3):
+                await sock.emit("op", {"op": "flip", "id": "deck", "ref": ref})
+                name, ack = await sock.next("ack", "error")
+                assert name == "ack" and ack["ref"] == ref, ack
+            spent = (await server_table(srv, code)).version
+            await sock.emit("op", {"op": "flip", "id": "deck", "ref": 4})
+            err = await _error(sock)
+            assert err["code"] == "rate_limited" and err["retryable"] is True
+            for frame in ({"REMOTE_ADDR": "10.9.8.7"}, {}):
+                await sock.emit("connect", frame)
+                assert (await _error(sock))["code"] == "bad_request"
+                await sock.emit("op", {"op": "flip", "id": "deck", "ref": 5})
+                err = await _error(sock)
+                assert err["code"] == "rate_limited" and err["ref"] == 5, err
+            assert (await server_table(srv, code)).version == spent
+            await sock.ws.close()
+    finally:
+        await srv.stop()
+
+
 @pytest.mark.parametrize("event", ["*", "connect_error", "joined", "snapshot", "delta", "ack",
                                    "__disconnect_final", "Join", "message"])
 async def test_undocumented_event_names_get_bad_request(server, event):
