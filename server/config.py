@@ -49,6 +49,7 @@ class Config:
     grace_seconds: float = 120.0  # a disconnected seat is held this long
     bot_delay_seconds: float = 0.8  # pause before a computer player moves
     heartbeat_seconds: float = 5.0  # presence refresh; a connection unseen for 3 beats is gone
+    challenge_seconds: float = 60.0  # an unanswered challenge expires (and both are told)
     build: str = field(default_factory=default_build)  # a page of another build is out of date
 
     @classmethod

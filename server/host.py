@@ -83,7 +83,7 @@ def host_action(table: Table, player_id: str, action: str, target: object,
             raise CardtableError(BAD_REQUEST, "Say public: true or false.")
         table.public = target
         listed = "listed the room in the lobby" if target else "took the room off the lobby"
-        return Change(log=f"{me.name} {listed}")
+        return Change(players_changed=True, log=f"{me.name} {listed}")
     if action not in ("lock", "unlock"):
         raise CardtableError(BAD_REQUEST, f"Host actions are {', '.join(ACTIONS)}.")
     table.locked = action == "lock"

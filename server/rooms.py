@@ -393,6 +393,7 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
         if players is not None:
             delta["players"] = players
             delta["locked"] = table.locked
+            delta["public"] = table.public
         if change.game_changed:
             delta["game"] = games.game_view(table, seat)
         out[view_key(seat) if private else ALL] = delta

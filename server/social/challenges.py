@@ -1,6 +1,12 @@
 """Challenges: one player invites an online player to a game; on accept the server makes the
 room. A challenge is a Redis hash; whoever deletes it (answer or cancel) settles it, so two
-processes can never both act on one. Expiry is checked lazily against the injected clock."""
+processes can never both act on one.
+
+Expiry: an open challenge is also in a Redis set scored by when it expires. Any process may sweep
+that set (a timer on the process that opened the challenge, and every process's heartbeat, in case
+that one died): the sweep marks each due challenge expired in one script, so exactly one process
+announces it. Answering or cancelling an expired challenge (marked or not yet swept) is
+``challenge_expired``."""
 
 from __future__ import annotations
 
@@ -14,11 +20,37 @@ import redis.asyncio as aioredis
 from plugins.registry import GAMES
 from server import games
 from server.errors import BAD_REQUEST, FORBIDDEN, CardtableError
-from server.social.keys import CHALLENGE_EXPIRED, UNKNOWN_CHALLENGE, call, challenge_key
+from server.social.keys import (
+    CHALLENGE_EXPIRED,
+    DUE,
+    UNKNOWN_CHALLENGE,
+    call,
+    challenge_key,
+)
 from server.table.templates import new_table
 
-EXPIRES = 60.0  # seconds a challenge waits for its answer
 KEEP = 3600  # seconds Redis keeps an unanswered challenge at all
+SWEEP = 200  # most challenges one sweep expires
+
+# KEYS: DUE. ARGV: now, challenge key prefix, most. Marks due open challenges expired ('x') and
+# returns id, sender, sender name, target of each one it marked.
+_SWEEP = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local out = {}
+for _, id in ipairs(due) do
+  redis.call('ZREM', KEYS[1], id)
+  local k = ARGV[2] .. id
+  if redis.call('EXISTS', k) == 1 and redis.call('HEXISTS', k, 'x') == 0 then
+    redis.call('HSET', k, 'x', '1')
+    local f = redis.call('HMGET', k, 'f', 'fn', 't')
+    table.insert(out, id)
+    table.insert(out, f[1])
+    table.insert(out, f[2])
+    table.insert(out, f[3])
+  end
+end
+return out
+"""
 
 
 @dataclass(frozen=True)
@@ -30,6 +62,11 @@ class Open:
     game: str
     options: dict[str, Any] | None
     at: float
+
+    def expired(self) -> dict[str, Any]:
+        """The ``challenge_expired`` event both players' pages get."""
+        return {"id": self.id, "from": {"id": self.sender, "name": self.sender_name},
+                "to": self.to}
 
     def challenged(self) -> dict[str, Any]:
         """The ``challenged`` event the target's pages get."""
@@ -46,8 +83,12 @@ def check_game(game: str, options: dict[str, Any] | None) -> None:
 
 
 class Challenges:
-    def __init__(self, redis: aioredis.Redis) -> None:
+    """``expires``: seconds a challenge waits for its answer."""
+
+    def __init__(self, redis: aioredis.Redis, expires: float) -> None:
         self.redis = redis
+        self.expires = expires
+        self._sweep: Any = redis.register_script(_SWEEP)
 
     async def open(self, sender: str, sender_name: str, to: str, game: str,
                    options: dict[str, Any] | None, now: float) -> Open:
@@ -58,8 +99,16 @@ class Challenges:
         pipe.hset(key, mapping={"f": sender, "fn": sender_name, "t": to, "g": game,
                                 "o": json.dumps(options), "at": repr(now)})
         pipe.expire(key, KEEP)
+        pipe.zadd(DUE, {ch.id: now + self.expires})
         await call(pipe.execute())
         return ch
+
+    async def sweep(self, now: float) -> list[Open]:
+        """Mark the challenges due by ``now`` expired; the ones this call marked (to announce)."""
+        got = await call(self._sweep(keys=[DUE], args=[repr(now), challenge_key(""), SWEEP]))
+        flat = [_text(v) for v in got]
+        return [Open(flat[i], flat[i + 1], flat[i + 2], flat[i + 3], "", None, now)
+                for i in range(0, len(flat), 4)]
 
     async def take(self, challenge: str, me: str, side: str, now: float) -> Open:
         """Settle a challenge: ``side`` "to" answers it, "from" cancels it. Only one caller
@@ -74,9 +123,13 @@ class Challenges:
             raise CardtableError(UNKNOWN_CHALLENGE, "That challenge is no longer open.")
         ch = Open(challenge, got["f"], got["fn"], got["t"], got["g"], json.loads(got["o"]),
                   float(got["at"]))
-        if not await call(self.redis.delete(key)):
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete(key)
+        pipe.zrem(DUE, challenge)
+        deleted, _ = await call(pipe.execute())
+        if not deleted:
             raise CardtableError(UNKNOWN_CHALLENGE, "That challenge is no longer open.")
-        if now - ch.at > EXPIRES:
+        if "x" in got or now - ch.at > self.expires:
             raise CardtableError(CHALLENGE_EXPIRED, "That challenge has expired.")
         return ch
 

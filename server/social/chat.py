@@ -1,22 +1,22 @@
-"""Table chat: plain text, checked and rate-limited per connection, kept (the last 50 lines per
-room) in Redis apart from the table's versions, and sent to everyone in the room but sockets
-whose identity muted the sender."""
+"""Table chat: plain text, checked and rate-limited per identity (counted in Redis, so all its
+sockets on every process share one limit), kept (the last 50 lines per room) in Redis apart from
+the table's versions, and sent to everyone in the room but sockets whose identity muted the
+sender."""
 
 from __future__ import annotations
 
 import json
 import unicodedata
-from collections import deque
 from typing import Any
 
 import redis.asyncio as aioredis
 
-from server.errors import BAD_REQUEST, RATE_LIMITED, CardtableError
+from server.errors import BAD_REQUEST, CardtableError
 from server.social.keys import call, chat_key
 
 MOST_CHARS = 300
 KEEP = 50
-RATE = (5, 10.0)  # lines per connection in any this many seconds
+RATE = (5, 10.0)  # lines per identity (else per connection) in any this many seconds
 
 
 def clean_text(text: str) -> str:
@@ -26,22 +26,6 @@ def clean_text(text: str) -> str:
     if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text):
         raise CardtableError(BAD_REQUEST, "A chat line has no control characters.")
     return text
-
-
-class ChatRate:
-    """At most ``RATE`` lines in any window, for one connection (kept in memory)."""
-
-    def __init__(self) -> None:
-        self.sent: deque[float] = deque()
-
-    def take(self, now: float) -> None:
-        most, seconds = RATE
-        while self.sent and self.sent[0] <= now - seconds:
-            self.sent.popleft()
-        if len(self.sent) >= most:
-            raise CardtableError(RATE_LIMITED, f"Slow down: at most {most} chat lines in "
-                                 f"{seconds:g} seconds.", retryable=True)
-        self.sent.append(now)
 
 
 class ChatLog:

@@ -7,11 +7,14 @@ services, answer the connection. Messages for a player go to the Socket.IO room 
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import math
 import time
 from typing import TYPE_CHECKING, Any
 
 from server.errors import BAD_REQUEST, CardtableError
-from server.limits import SlidingLimiter, Window
+from server.limits import RateLimited, SlidingLimiter, Window
 from server.messages import (
     Challenge,
     ChallengeAnswer,
@@ -26,7 +29,7 @@ from server.messages import (
 )
 from server.rooms import ALL, Commit, Joined, RoomService
 from server.social.challenges import Challenges, check_target
-from server.social.chat import ChatLog, ChatRate, clean_text
+from server.social.chat import RATE, ChatLog, clean_text
 from server.social.identity import Identities
 from server.social.keys import (
     BAD_IDENTITY,
@@ -45,6 +48,7 @@ if TYPE_CHECKING:
 
     from server.sockets import Session, SocketHandlers
 
+log = logging.getLogger("cardtable.social")
 CHALLENGES_PER_MINUTE = 10
 OUT_OF_DATE_MESSAGE = "App out of date — reload to keep playing"
 BLOCKED_HERE_MESSAGE = ("This table has a player that you have blocked, perhaps under another "
@@ -60,7 +64,6 @@ class SocialHandlers:
         self.sockets = sockets
         self.sio = sockets.sio
         self.config = sockets.config
-        self.rates: dict[str, ChatRate] = {}
         self.ready = False
         for name, fn in (("hello", self.on_hello), ("online", self.on_online),
                          ("lobby", self.on_lobby), ("challenge", self.on_challenge),
@@ -74,11 +77,13 @@ class SocialHandlers:
         self.identities = Identities(redis)
         self.lobby = LobbyService(redis, 3 * self.config.heartbeat_seconds)
         self.relations = Relations(redis)
-        self.challenges = Challenges(redis)
+        self.challenges = Challenges(redis, self.config.challenge_seconds)
         self.chat_log = ChatLog(redis, self.config.room_ttl_seconds)
         self.limiter = SlidingLimiter(rooms.store, "challenge",
                                       [Window(60, CHALLENGES_PER_MINUTE)], "challenges",
                                       self.config.clock)
+        self.chat_limiter = SlidingLimiter(rooms.store, "chat", [Window(RATE[1], RATE[0])],
+                                           "chat lines", self.config.clock)
         self.ready = True
 
     # --- helpers ----------------------------------------------------------------------------
@@ -99,7 +104,6 @@ class SocialHandlers:
     # --- lifecycle hooks called by SocketHandlers -------------------------------------------
 
     async def disconnected(self, sid: str, s: Session) -> None:
-        self.rates.pop(sid, None)
         if s.identity is not None and s.online and self.ready:
             await self.lobby.go_offline(s.identity, sid, time.time())
 
@@ -109,6 +113,26 @@ class SocialHandlers:
         online = [(s.identity, s.sid, s.name) for s in sessions
                   if s.online and s.identity is not None]
         await self.lobby.refresh(online, time.time())
+        await self.expire_challenges()
+
+    async def expire_challenges(self) -> None:
+        """Tell both players of every challenge that has just expired (on any process)."""
+        for ch in await self.challenges.sweep(self.config.clock()):
+            for who in (ch.sender, ch.to):
+                await self._to(who, "challenge_expired", ch.expired())
+
+    def _expire_later(self) -> None:
+        """Sweep once this process's new challenge is due (heartbeats sweep too)."""
+        async def later() -> None:
+            await asyncio.sleep(self.config.challenge_seconds + 0.05)
+            try:
+                await self.expire_challenges()
+            except CardtableError:
+                log.warning("challenge expiry: store unreachable; the heartbeat retries")
+
+        task = asyncio.create_task(later())
+        self.sockets.tasks.add(task)
+        task.add_done_callback(self.sockets.tasks.discard)
 
     async def join(self, s: Session, code: str, msg: Join) -> Joined | None:
         """A new player's join that carries an identity: checked against blocks, and the
@@ -151,7 +175,7 @@ class SocialHandlers:
 
     async def on_hello(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         msg = parse(Hello, data, "hello")
-        if msg.build is not None and msg.build != self.config.build:
+        if msg.build != self.config.build:  # a page too old to say its build is out of date too
             s.out_of_date = True
             raise out_of_date()
         if not self.ready:
@@ -200,6 +224,7 @@ class SocialHandlers:
             raise CardtableError(OFFLINE, "That player is not online.")
         ch = await self.challenges.open(me, s.name, msg.to, msg.game, msg.options,
                                         self.config.clock())
+        self._expire_later()
         await self._to(msg.to, "challenged", ch.challenged())
         await self.sockets.reply("challenge_sent", {"id": ch.id, "ref": msg.ref}, sid)
 
@@ -237,7 +262,7 @@ class SocialHandlers:
         code, pid = self.sockets._joined(s)
         text = clean_text(msg.text)
         now = self.config.clock()
-        self.rates.setdefault(sid, ChatRate()).take(now)
+        await self._chat_rate(s)
         table = await self.rooms.load_table(code)
         player = table.players.get(pid)
         sender: dict[str, Any] = {"player": pid, "name": player.name if player else "?"}
@@ -249,6 +274,18 @@ class SocialHandlers:
         await self.sio.emit("chat", {**line, "code": code}, room=f"{code}/{ALL}",
                             skip_sid=skip or None)
         await self._ack(sid, msg.ref)
+
+    async def _chat_rate(self, s: Session) -> None:
+        """Count a chat line for the sender's identity (all its sockets, on every process), or
+        for the connection when it has none."""
+        who = f"id:{s.identity}" if s.identity is not None else f"sid:{s.sid}"
+        try:
+            await self.chat_limiter.take(who)
+        except RateLimited as err:
+            most, seconds = RATE
+            raise RateLimited(f"Slow down: at most {most} chat lines in {seconds:g} seconds; "
+                              f"try again in {max(1, math.ceil(err.retry_after))} s.",
+                              err.retry_after) from None
 
     async def _muting(self, code: str, players: dict[str, Any],
                       sender: str | None) -> list[str]:

@@ -34,6 +34,7 @@ PREFIX = "ct:{s}:"
 ONLINE = PREFIX + "online"  # zset identity -> last seen
 NAMES = PREFIX + "names"  # zset (score 0) "lower name\0identity" of online identities
 PUBLIC = PREFIX + "public"  # zset room code -> when it was made public
+DUE = PREFIX + "due"  # zset open challenge id -> when it expires
 
 
 def identity_key(identity: str) -> str:

@@ -133,6 +133,7 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
         "template": table.template,
         "players": players_view(table),
         "locked": table.locked,
+        "public": table.public,
         "objects": view_objects(table, table.objects, seat),
         "game": None,
         "log": list(table.log),

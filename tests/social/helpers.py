@@ -6,9 +6,11 @@ import secrets
 from typing import Any
 
 from server.client import TableClient
+from server.config import default_build
 
 SOCIAL = ("hello_ok", "relations", "lobby", "challenge_sent", "challenged", "challenge_accepted",
-          "challenge_declined", "challenge_cancelled", "chat", "chat_history")
+          "challenge_declined", "challenge_cancelled", "challenge_expired", "chat", "chat_history")
+BUILD = default_build()  # what the test servers run, as the web client says it in ``hello``
 ANSWERS = ("hello_ok", "lobby", "challenge_sent")  # answers that echo the request's ref
 
 
@@ -28,6 +30,16 @@ class SocialClient(TableClient):
             self._changed.set()
 
         return handler
+
+    async def request(self, event: str, payload: dict[str, Any],
+                      timeout: float = 10.0) -> dict[str, Any]:
+        """As the page does, ``hello`` says this build unless the test says otherwise (a
+        ``build`` of None: send none)."""
+        if event == "hello":
+            payload = {"build": BUILD, **payload}
+            if payload["build"] is None:
+                del payload["build"]
+        return await super().request(event, payload, timeout)
 
     def events(self, name: str) -> list[Any]:
         return [d for n, d in self.received if n == name]

@@ -1,6 +1,7 @@
 """Challenges over real sockets: sent, accepted into a new game room (seat 0 for the
-challenger, 1 for the other), declined, cancelled, expired (injected clock), and refused for
-yourself, offline or unknown targets, blocked pairs, bad games and floods."""
+challenger, 1 for the other), declined, cancelled, expired (injected clock; announced to both,
+also when the process that took the challenge is gone), and refused for yourself, offline or
+unknown targets, blocked pairs, bad games and floods."""
 
 from __future__ import annotations
 
@@ -135,3 +136,54 @@ async def test_unanswered_challenges_expire(redis_server):
         await a.close()
         await b.close()
         await srv.stop()
+
+
+async def test_both_players_are_told_when_a_challenge_expires(redis_server):
+    srv = await start_server(make_config(redis_server.url, challenge_seconds=0.3))
+    a = await social_client(srv.url, "Ann")
+    b = await social_client(srv.url, "Bob")
+    try:
+        cid, _ = await challenge(a, b)
+        mine = await a.event("challenge_expired")
+        theirs = await b.event("challenge_expired")
+        assert mine == theirs == {"id": cid, "from": {"id": a.identity, "name": "Ann"},
+                                  "to": b.identity}
+        with pytest.raises(OpFailed) as err:  # announced expired: refused as expired
+            await b.request("challenge_answer", {"id": cid, "accept": True})
+        assert err.value.code == "challenge_expired"
+        with pytest.raises(OpFailed) as err:
+            await a.request("challenge_cancel", {"id": cid})
+        assert err.value.code == "unknown_challenge"
+        # An answered challenge is never announced: a second one, declined at once, is
+        # followed by a third that expires; the only announcements are the first and third.
+        second, _ = await challenge(a, b)
+        await b.request("challenge_answer", {"id": second, "accept": False})
+        third, _ = await challenge(a, b)
+        assert (await b.event("challenge_expired", count=2))["id"] == third
+        assert (await a.event("challenge_expired", count=2))["id"] == third
+        assert second not in [d["id"] for d in b.events("challenge_expired")]
+    finally:
+        await a.close()
+        await b.close()
+        await srv.stop()
+
+
+async def test_expiry_is_announced_when_the_process_that_took_the_challenge_is_gone(
+        redis_server):
+    one = await start_server(make_config(redis_server.url, challenge_seconds=0.5))
+    two = await start_server(make_config(redis_server.url, challenge_seconds=0.5,
+                                         heartbeat_seconds=0.2))
+    a = await social_client(one.url, "Ann")
+    b = await social_client(two.url, "Bob")
+    try:
+        cid, _ = await challenge(a, b)
+        await a.close()
+        await one.stop()  # its expiry timer goes with it: process two's heartbeat sweeps
+        got = await b.event("challenge_expired")
+        assert got["id"] == cid and got["from"]["name"] == "Ann"
+        assert len(b.events("challenge_expired")) == 1
+    finally:
+        await a.close()
+        await b.close()
+        await two.stop()
+        await one.stop()

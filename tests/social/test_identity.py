@@ -78,6 +78,16 @@ async def test_an_old_page_is_told_to_reload_and_refused_from_then_on(server, pe
     assert (await server_table(server, code)).players == {}
 
 
+async def test_a_page_that_says_no_build_is_out_of_date(server, people):
+    c = await people(None)  # the web client always says its build: a page that doesn't is old
+    with pytest.raises(OpFailed) as err:
+        await c.request("hello", {"name": "Old", "build": None})
+    assert err.value.code == "out_of_date" and not err.value.payload.get("retryable")
+    with pytest.raises(OpFailed) as err:  # and the socket stays refused
+        await c.request("lobby", {})
+    assert err.value.code == "out_of_date"
+
+
 async def test_the_current_build_is_welcome(server, people):
     c = await people(None)
     got = await c.request("hello", {"name": "New", "build": server.app[CONFIG_KEY].build})

@@ -1,5 +1,6 @@
 """Block, mute, favourite and table chat over real sockets: joins refused for blocks, muted
-lines not delivered, hostile chat kept as text, history for late joiners, the chat rate."""
+lines not delivered, hostile chat kept as text, history for late joiners, the chat rate (per
+identity, across its sockets and processes)."""
 
 from __future__ import annotations
 
@@ -122,12 +123,46 @@ async def test_bad_chat_is_refused(server, people):
     assert [d["text"] for d in a.events("chat")] == ["x" * 300]
 
 
-async def test_chat_rate_per_connection(redis_server):
+async def test_chat_rate_per_identity_across_its_sockets_and_processes(redis_server):
     now = [10_000.0]
+    one = await start_server(make_config(redis_server.url, clock=lambda: now[0]))
+    two = await start_server(make_config(redis_server.url, clock=lambda: now[0]))
+    code = await new_room(one)
+    a = await social_client(one.url, "Ann")
+    again = await social_client(two.url, None)  # Ann's second page, on the other process
+    await again.hello(id=a.identity, secret=a.secret)
+    b = await social_client(one.url, "Bob")
+    try:
+        await a.join(code, "Ann", identity=a.identity)
+        await again.join(code, "Ann too", identity=a.identity)
+        await b.join(code, "Bob", identity=b.identity)
+        for i in range(3):
+            await a.request("chat", {"text": f"a{i}"})
+        for i in range(2):
+            await again.request("chat", {"text": f"again{i}"})
+        for c in (again, a):  # five lines from one identity: both its sockets are refused
+            with pytest.raises(OpFailed) as err:
+                await c.request("chat", {"text": "six"})
+            assert err.value.code == "rate_limited" and err.value.payload["retryable"]
+        await b.request("chat", {"text": "b has its own"})  # another identity
+        now[0] += 10
+        await again.request("chat", {"text": "later"})
+        got = await b.event("chat", count=7)
+        assert got["text"] == "later"
+        assert "six" not in [d["text"] for d in b.events("chat")]
+    finally:
+        for c in (a, again, b):
+            await c.close()
+        await one.stop()
+        await two.stop()
+
+
+async def test_chat_rate_without_an_identity_is_per_connection(redis_server):
+    now = [20_000.0]
     srv = await start_server(make_config(redis_server.url, clock=lambda: now[0]))
     code = await new_room(srv)
-    a = await social_client(srv.url, "Ann")
-    b = await social_client(srv.url, "Bob")
+    a = await social_client(srv.url, None)
+    b = await social_client(srv.url, None)
     try:
         await a.join(code, "Ann")
         await b.join(code, "Bob")
@@ -136,12 +171,8 @@ async def test_chat_rate_per_connection(redis_server):
         with pytest.raises(OpFailed) as err:
             await a.request("chat", {"text": "six"})
         assert err.value.code == "rate_limited"
-        await b.request("chat", {"text": "b has its own"})  # per connection
-        now[0] += 10
-        await a.request("chat", {"text": "later"})
-        got = await b.event("chat", count=7)
-        assert got["text"] == "later"
-        assert "six" not in [d["text"] for d in b.events("chat")]
+        await b.request("chat", {"text": "b has its own"})
+        assert (await a.event("chat", count=6))["text"] == "b has its own"
     finally:
         await a.close()
         await b.close()
