@@ -52,6 +52,24 @@ async def security_headers(request: web.Request, handler: Any) -> web.StreamResp
     return resp
 
 
+@web.middleware
+async def not_found_page(request: web.Request, handler: Any) -> web.StreamResponse:
+    """Unknown paths get the styled "Page not found" page (API paths a JSON error), not
+    aiohttp's bare "404: Not Found"."""
+    try:
+        return await handler(request)
+    except web.HTTPNotFound as exc:
+        if exc.text != "404: Not Found":
+            raise  # a handler's own 404 with its own body
+        if request.path.startswith("/api/"):
+            return web.json_response({"code": "not_found", "message": "There is no such API "
+                                      "route; see docs/protocol.md."}, status=404)
+        shown = html.escape(request.path[:80])
+        return _page("Page not found", [
+            f"There is nothing at <strong>{shown}</strong>. If someone sent you a link to a "
+            "table, check that it is complete."], 404)
+
+
 def _retry_after(err: CardtableError) -> dict[str, str]:
     if isinstance(err, RateLimited):
         return {"Retry-After": str(max(1, math.ceil(err.retry_after)))}
