@@ -185,4 +185,4 @@ def reduce(table: Table, intent: Intent, env: Env) -> Change | None:
             change = merge(change, begun)
     if change.players_changed and table.game is not None:
         change.game_changed = True  # names, who plays and how many are seated are in its view
-    return stamp(table, change)
+    return stamp(table, change, env.now)

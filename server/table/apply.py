@@ -245,9 +245,10 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def stamp(table: Table, change: Change) -> Change:
+def stamp(table: Table, change: Change, now: float = 0.0) -> Change:
     """Commit ``change`` to ``table``: the one place a room's version goes up. Every changed
-    object is stamped with the new version, and the log line joins the room's log."""
+    object is stamped with the new version, and the log line joins the room's log, written at
+    ``now`` (epoch seconds; 0: unknown)."""
     version = table.version + 1
     for oid in change.dirty:
         obj = table.objects.get(oid)
@@ -255,7 +256,10 @@ def stamp(table: Table, change: Change) -> Change:
             obj.v = version
     table.version = version
     if change.log:
+        # Tables stored before log_at existed have lines of unknown time (0).
+        at = table.log_times()
         table.log = [*table.log[-(LOG_LINES - 1):], change.log]
+        table.log_at = [*at, now][-len(table.log):]
     return change
 
 

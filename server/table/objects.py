@@ -157,7 +157,14 @@ class Table(msgspec.Struct, kw_only=True):
     locked: bool = False  # the host closed the room to new players
     removed: list[str] = msgspec.field(default_factory=list)  # token hashes of removed players
     log: list[str] = msgspec.field(default_factory=list)  # the last public log lines
+    log_at: list[float] = msgspec.field(default_factory=list)  # when each log line was written
     public: bool = False  # the host listed the room in the lobby
+
+    def log_times(self) -> list[float]:
+        """When each line of ``log`` was written, epoch seconds (0: before times were kept)."""
+        n = len(self.log)
+        at = self.log_at[-n:] if n else []
+        return [*([0.0] * (n - len(at))), *at]
 
     def seated(self) -> dict[int, Player]:
         return {p.seat: p for p in self.players.values() if p.seat is not None}

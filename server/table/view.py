@@ -137,6 +137,7 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
         "objects": view_objects(table, table.objects, seat),
         "game": None,
         "log": list(table.log),
+        "log_at": table.log_times(),
         "features": ["drag"],
     }
 

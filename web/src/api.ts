@@ -193,8 +193,16 @@ export class Conn {
     s.template = d.template;
     s.locked = !!d.locked;
     // The room's recent log, the first time we see the room (later snapshots keep ours).
-    const log = (d as unknown as { log?: unknown }).log;
-    if (!s.log.length && Array.isArray(log)) for (const l of log.slice(-50)) if (typeof l === "string") s.log.push({ text: l, at: Date.now() });
+    const { log, log_at: logAt } = d as unknown as { log?: unknown; log_at?: unknown };
+    if (!s.log.length && Array.isArray(log)) {
+      // Each line keeps the time it was written (0: unknown, shown without a time).
+      const times = Array.isArray(logAt) && logAt.length === log.length ? logAt : [];
+      log.forEach((l, i) => {
+        if (typeof l !== "string" || i < log.length - 50) return;
+        const at = Number(times[i]);
+        s.log.push({ text: l, at: Number.isFinite(at) && at > 0 ? at * 1000 : 0 });
+      });
+    }
     s.game = d.game ?? null;
     const features = (d as unknown as { features?: unknown }).features;
     if (Array.isArray(features)) for (const f of features) if (typeof f === "string") this.features.add(f);

@@ -92,7 +92,7 @@ export class Panel {
     }
     for (const line of s.log.slice(this.logCount)) {
       const t = new Date(line.at);
-      const hhmm = `${String(t.getHours()).padStart(2, "0")}:${String(t.getMinutes()).padStart(2, "0")}`;
+      const hhmm = line.at ? `${String(t.getHours()).padStart(2, "0")}:${String(t.getMinutes()).padStart(2, "0")}` : "";
       this.logEl.appendChild(h("li", { "data-testid": "log-line" }, h("time", {}, hhmm), " ", line.text));
     }
     if (s.log.length !== this.logCount) {
