@@ -1,5 +1,7 @@
 """Spades on the table: four places round the table, the trick in the middle, won tricks by
-each player, bids and tricks taken as markers; drags and buttons mapped to engine actions.
+each player, bids and tricks taken as markers, and each side's bags (rule 12) as a "Team bags"
+counter at the place of the side's first player (players 0 and 1); drags and buttons mapped to
+engine actions.
 
 Drags: a card from your hand onto the middle (any ``trick<p>`` zone) = play it. Reordering your
 own hand is cosmetic. Bids, looking at blind cards, passing 2 cards and the next deal are
@@ -14,11 +16,15 @@ from plugins.base import Control, Cosmetic, Drop, Marker, Projection, Rejection,
 from plugins.cards import card_name
 from plugins.layout import at, slots
 from plugins.spades.bot import choose_action
-from plugins.spades.rules import ENGINE, Spades, SpadesState
+from plugins.spades.rules import ENGINE, TEAMS, Spades, SpadesState
 
 SLOTS = slots(4)
 TRICK_REACH = 300.0  # how far from its place towards the middle a player's trick card lies
 WON_SIDE = 330.0  # won tricks lie to the player's right
+TAKEN_SIDE = -400.0  # the tricks counter lies to the player's left
+# The bags counter: in front of the tricks counter, far enough ahead (and clear of the bid
+# label) that the two boxes don't overlap when a page turns the table a quarter round.
+BAGS_AT = (160.0, -420.0)
 
 
 def _at(player: int, forward: float, side: float) -> tuple[float, float]:
@@ -58,7 +64,7 @@ class SpadesBinding:
                 text = ("Blind nil" if state.blind[p] else "Nil") if bid == 0 else f"Bid {bid}"
                 bx, by = _at(p, 120.0, -260.0)
                 markers.append(Marker(f"bid{p}", "label", bx, by, text=text, owner=p))
-            tx, ty = _at(p, 0.0, -400.0)  # to the player's left, clear of the won tricks
+            tx, ty = _at(p, 0.0, TAKEN_SIDE)  # to the player's left, clear of the won tricks
             markers.append(
                 Marker(
                     f"taken{p}",
@@ -68,6 +74,19 @@ class SpadesBinding:
                     label="Tricks",
                     value=sum(1 for t in state.tricks if t.winner == p),
                     owner=p,
+                )
+            )
+        for side, team in enumerate(TEAMS):
+            bx, by = _at(team[0], *BAGS_AT)
+            markers.append(
+                Marker(
+                    f"bags{side}",
+                    "counter",
+                    bx,
+                    by,
+                    label="Team bags",
+                    value=state.bags[side],
+                    owner=team[0],
                 )
             )
         hands = {p: tuple(h) for p, h in enumerate(state.hands)}

@@ -365,6 +365,15 @@ def _bid_text(bid: int | None, blind: bool) -> str:
     return str(bid)
 
 
+def _bags_text(side: SideResult) -> str:
+    """A side's bags after a deal: ``"3"``, ``"5 (+2)"``, or ``"1 (+4, 10 removed)"``."""
+    if not side.bags_gained:
+        return str(side.bags)
+    removed = -side.penalty // BAG_PENALTY * BAG_LIMIT
+    extra = f", {removed} removed" if removed else ""
+    return f"{side.bags} (+{side.bags_gained}{extra})"
+
+
 def _trick_count(state: SpadesState) -> list[int]:
     taken = [0] * PLAYERS
     for t in state.tricks:
@@ -897,6 +906,8 @@ class Spades:
         return f"{who} to play"
 
     def scoreboard(self, state: SpadesState, names: Sequence[str]) -> Scoreboard:
+        """One column per side (the deal's bid, tricks and points), then one per side for its
+        bags (rule 12): the count after the deal, with the bags gained and any 10 removed."""
         rows = []
         for d in state.history:
             cells: list[int | str] = []
@@ -908,12 +919,19 @@ class Spades:
                 if side.penalty:
                     text += f" (bags {side.penalty:+d})"
                 cells.append(text)
+            for side in d.sides:
+                cells.append(_bags_text(side))
             rows.append((f"Deal {d.deal_no}", tuple(cells)))
         return Scoreboard(
-            columns=(side_name(0, names), side_name(1, names)),
+            columns=(
+                side_name(0, names),
+                side_name(1, names),
+                f"{side_name(0, names)} bags",
+                f"{side_name(1, names)} bags",
+            ),
             rows=tuple(rows),
-            totals=tuple(state.scores),
-            note=f"First to {state.options.target}",
+            totals=(*state.scores, *state.bags),
+            note=f"First to {state.options.target}; {BAG_LIMIT} bags cost {BAG_PENALTY}",
         )
 
     def reveal(self, state: SpadesState) -> list[RevealLine] | None:

@@ -604,6 +604,10 @@ def test_worked_example_337_with_7_bags_bids_5(taken: int, score: int, bags: int
     assert (state.scores[0], state.bags[0]) == (score, bags)
     side = state.history[-1].sides[0]
     assert side.bid == 5 and side.tricks == taken
+    board = ENGINE.scoreboard(state, NAMES)
+    last_bags = {7: "9 (+2)", 8: "0 (+3, 10 removed)", 9: "1 (+4, 10 removed)"}[taken]
+    assert [row[1][2] for row in board.rows] == ["4 (+4)", "7 (+3)", last_bags]
+    assert board.totals[0] == score and board.totals[2] == bags
 
 
 def test_worked_example_failed_nil_minus_58() -> None:
@@ -776,9 +780,11 @@ def test_words_status_scoreboard_and_reveal() -> None:
         f"Ben started deal 2; {NAMES[(state.dealer + 1) % 4]} deals"
     )
     board = ENGINE.scoreboard(state, NAMES)
-    assert board.columns == ("Ana & Cy", "Ben & Dee")
-    assert board.rows == (("Deal 1", ("bid 4 + nil, took 6: -58", "bid 7, took 7: +70")),)
-    assert board.totals == (-58, 70) and board.note == "First to 500"
+    assert board.columns == ("Ana & Cy", "Ben & Dee", "Ana & Cy bags", "Ben & Dee bags")
+    assert board.rows == (
+        ("Deal 1", ("bid 4 + nil, took 6: -58", "bid 7, took 7: +70", "2 (+2)", "0")),
+    )
+    assert board.totals == (-58, 70, 2, 0) and board.note == "First to 500; 10 bags cost 100"
     reveal = ENGINE.reveal(state)
     assert reveal is not None and len(reveal) == 4
     assert sorted(c for line in reveal for c in line.cards) == sorted(STANDARD)

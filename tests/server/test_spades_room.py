@@ -83,10 +83,10 @@ async def test_a_person_and_three_computers_play_a_deal_to_the_score(redis_serve
         game = ana.game
         assert game is not None and game["phase"] == "deal_over"
         board = game["scoreboard"]
-        assert len(board["rows"]) == 1 and len(board["totals"]) == 2
+        assert len(board["rows"]) == 1 and len(board["totals"]) == 4  # points, then bags
         table = await server_table(srv, code)
         state = ENGINE.load(table.game["state"])
-        assert list(board["totals"]) == list(state.scores)
+        assert list(board["totals"]) == [*state.scores, *state.bags]
         assert sum(len(t.cards) for t in state.tricks) == 52
         assert any(line.startswith("Computer 2 ") for line in ana.log)
         assert any("won the trick" in line or "took the trick" in line for line in ana.log) \
