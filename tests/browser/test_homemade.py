@@ -146,10 +146,18 @@ async def test_build_save_load_and_deal(pages):
     # Save: the game file has the picture, the deck's cards, the zone, the counter, the button.
     async with a.expect_download() as got:
         await a.click("[data-testid=game-file]")
+        await a.click("[data-testid=confirm] [data-testid=confirm-ok]")
     path = await (await got.value).path()
     with open(path, encoding="utf-8") as fh:
         game = json.load(fh)
-    assert game["format"] == "cardtable-game"
+    assert game["format"] == "cardtable-game" and not game.get("positions")
+    # Asked to, the file keeps the current positions too (Ana is the host, alone).
+    async with a.expect_download() as got:
+        await a.click("[data-testid=game-file]")
+        await a.check("[data-testid=confirm] [data-testid=save-positions]")
+        await a.click("[data-testid=confirm] [data-testid=confirm-ok]")
+    with open(await (await got.value).path(), encoding="utf-8") as fh:
+        assert json.load(fh)["positions"] is True
     assert len(game["images"]) == 1
     kinds = sorted(o["kind"] for o in game["objects"])
     assert kinds.count("pile") == 2 and "counter" in kinds and "button" in kinds

@@ -1,9 +1,22 @@
 """Playing with people in the browser: two pages go online, Ana challenges Ben from the lobby,
-Ben accepts, both land seated in the new game room; then table chat, and Ana muting Ben."""
+Ben accepts, both land seated in the new game room; then table chat, and Ana muting Ben. A table
+made public from the host panel, listed in another page's lobby and joined from there; a
+challenge's game options; an unanswered challenge expiring on both pages."""
 
 from __future__ import annotations
 
-from tests.browser.conftest import BROWSER_TESTS, dump, enter_room, settled, shot
+import secrets
+
+from tests.browser.conftest import (
+    BROWSER_TESTS,
+    Pages,
+    dump,
+    enter_room,
+    settled,
+    shot,
+    wait_js,
+)
+from tests.conftest import make_config, start_server
 
 pytestmark = BROWSER_TESTS
 
@@ -117,3 +130,77 @@ async def test_block_stops_challenges_and_warns_before_joining_their_table(pages
     await a.click("[data-testid=confirm-ok]")
     assert await enter_room(a) == code
     assert {p["name"] for p in (await dump(a))["players"]} == {"Ana", "Ben"}
+
+
+async def test_a_public_table_is_listed_in_the_lobby_and_joined_from_there(pages):
+    host = "Ana" + secrets.token_hex(3)
+    a = await pages.open(f"/?name={host}")
+    await a.click("[data-testid=create-room]")
+    code = await enter_room(a)
+    await a.locator("[data-testid=public-state]", has_text="Not listed").wait_for()
+    await a.click("[data-testid=host-public]")
+    await a.locator("[data-testid=public-state]", has_text="Listed in the lobby").wait_for()
+    assert (await dump(a))["public"] is True
+
+    # Ben, on the home page, sees it among the public tables and joins it.
+    b = await pages.open("/?name=Ben")
+    table = b.locator("[data-testid=public-table]", has_text=f"Free table with {host}")
+    await table.wait_for()
+    assert "seat" in (await table.text_content())
+    await settled(b)
+    await shot(b, "lobby-public-table")
+    await table.locator("[data-testid=join-public]").click()
+    assert await enter_room(b) == code
+    assert {p["name"] for p in (await dump(b))["players"]} == {host, "Ben"}
+
+    # Unlisted, it leaves the lobby (a fresh page's first list no longer has it).
+    await a.click("[data-testid=host-private]")
+    await a.locator("[data-testid=public-state]", has_text="Not listed").wait_for()
+    c = await pages.open("/?name=Cy")
+    await c.locator("[data-testid=lobby-tables][data-loaded=true]").wait_for()
+    assert await c.locator("[data-testid=public-table]", has_text=f"with {host}").count() == 0
+
+
+async def test_a_challenge_carries_the_games_options(pages):
+    a = await pages.open("/?name=Ana")
+    b = await pages.open("/?name=Ben")
+    await go_online(a)
+    await go_online(b)
+    await a.wait_for_selector("[data-testid=challenge-game][data-loaded=true]")
+    await a.select_option("[data-testid=challenge-game]", "gin_rummy")
+    await a.click("[data-testid=challenge-options-open]")
+    await a.select_option("[data-testid=challenge-opt-target]", "250")
+    ben = a.locator("[data-testid=lobby-player]", has_text="Ben")
+    await ben.locator("[data-testid=challenge-player]").click()
+    invite = b.locator("[data-testid=challenged]")
+    await invite.wait_for()
+    assert "Target: 250" in await invite.locator("[data-testid=challenged-game]").text_content()
+    await invite.locator("[data-testid=challenge-accept]").click()
+    await enter_room(a)
+    await wait_js(a, "s.game !== null")
+    assert (await dump(a))["game"]["options"]["target"] == 250
+
+
+async def test_an_unanswered_challenge_expires_on_both_pages(browser, redis_server):
+    srv = await start_server(make_config(redis_server.url, challenge_seconds=1.0))
+    own = Pages(browser, srv)
+    try:
+        a = await own.open("/?name=Ana")
+        b = await own.open("/?name=Ben")
+        await go_online(a)
+        await go_online(b)
+        await a.wait_for_selector("[data-testid=challenge-game][data-loaded=true]")
+        ben = a.locator("[data-testid=lobby-player]", has_text="Ben")
+        await ben.locator("[data-testid=challenge-player]").click()
+        await b.locator("[data-testid=challenged]").wait_for()
+        await a.locator("[data-testid=challenge-status]",
+                        has_text="didn't answer in time: the challenge expired").wait_for()
+        await b.locator("[data-testid=challenged]").wait_for(state="detached")
+        assert "The challenge from Ana expired." in (
+            await b.locator("[data-testid=challenge-status]").text_content())
+        await settled(a)
+        await shot(a, "challenge-expired")
+    finally:
+        await own.close()
+        await srv.stop()
+    assert not own.errors, own.errors

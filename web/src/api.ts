@@ -192,6 +192,7 @@ export class Conn {
     s.seats = d.seats;
     s.template = d.template;
     s.locked = !!d.locked;
+    s.public = !!d.public;
     // The room's recent log, the first time we see the room (later snapshots keep ours).
     const { log, log_at: logAt } = d as unknown as { log?: unknown; log_at?: unknown };
     if (!s.log.length && Array.isArray(log)) {
@@ -231,6 +232,7 @@ export class Conn {
       applyDelta(s.server, next);
       if (next.players) this.setPlayers(next.players);
       if (next.locked !== undefined) s.locked = next.locked;
+      if (next.public !== undefined) s.public = next.public;
       if (next.game !== undefined) s.game = next.game;
       if (next.log) s.log.push({ text: next.log, at: Date.now() });
       s.v = next.v;

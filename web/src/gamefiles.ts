@@ -2,7 +2,7 @@
 // uploaded one, and the built-in library on the home page (`GET /api/library`).
 
 import { h, setText } from "./dom";
-import { toast } from "./ui";
+import { confirmDialog, toast } from "./ui";
 import { load, tokenKey } from "./util";
 
 export interface LibraryGame {
@@ -11,9 +11,19 @@ export interface LibraryGame {
   description: string;
 }
 
-/** Download this room's layout as `<title>.cardtable.json` (editors only; the server checks). */
+/** Download this room's layout as `<title>.cardtable.json` (editors only; the server checks),
+ *  after asking whether to include the current positions (hands, order, faces: host only). */
 export async function downloadGameFile(code: string): Promise<void> {
-  const resp = await fetch(`/api/rooms/${code}/game-file`, { headers: { "X-Player-Token": load(tokenKey(code)) ?? "" } });
+  const box = h("input", { type: "checkbox", id: "save-positions", "data-testid": "save-positions" });
+  const extra = h(
+    "p",
+    { class: "hint" },
+    h("label", { for: "save-positions" }, box, " Include the current positions: who holds what, the order of every pile, which cards are face up (only the host, with nobody else seated)"),
+  );
+  const text = "Saves this table's layout (decks, zones, counters, buttons, pictures) as a file you can load into a new room from the home page.";
+  if (!(await confirmDialog("Save the game file", text, "Download", extra))) return;
+  const query = box.checked ? "?positions=1" : "";
+  const resp = await fetch(`/api/rooms/${code}/game-file${query}`, { headers: { "X-Player-Token": load(tokenKey(code)) ?? "" } });
   const body = (await resp.json().catch(() => null)) as { title?: string; message?: string } | null;
   if (!resp.ok || !body) {
     toast(body?.message || "Could not save the game file.", "error");

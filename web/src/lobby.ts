@@ -1,11 +1,12 @@
 // The lobby on the home page: go online or offline, the online players (searchable, 50 a page)
 // with challenge and favourite / mute / block buttons, public tables with Join, and challenges
-// both ways (waiting for an answer, accepted → both pages join the new room in their seats).
+// both ways (waiting for an answer, accepted → both pages join the new room in their seats,
+// expired → both pages say so), with the chosen game's options.
 
 import { io, type Socket } from "socket.io-client";
 import { h, setText } from "./dom";
 import { hello, type ServerErr, STORAGE_NEEDED, storageWorks } from "./identity";
-import { fetchGames, gameCaption } from "./options";
+import { fetchGames, gameCaption, type OptionFields, optionFields, optionLabel } from "./options";
 import { Social } from "./social";
 import type { GameInfo } from "./types";
 import { load, save } from "./util";
@@ -31,6 +32,7 @@ interface Challenged {
   id: string;
   from: { id: string; name: string };
   game: string;
+  options?: Record<string, unknown>;
 }
 
 /** Append the lobby to the home page (`root` holds `main.home`). */
@@ -63,6 +65,8 @@ class Lobby {
   private onlineHint = h("p", { class: "hint", "data-testid": "online-hint" });
   private search = h("input", { type: "search", "data-testid": "lobby-search", placeholder: "Find a player", maxlength: 32, "aria-label": "Find a player" });
   private gameSel = h("select", { "data-testid": "challenge-game", "aria-label": "Game to challenge with" });
+  private optionsBox = h("div", { class: "challenge-options", "data-testid": "challenge-options" });
+  private fields: OptionFields | null = null;
   private status = h("div", { class: "challenge-status", "data-testid": "challenge-status", role: "status" });
   private invites = h("div", { class: "invites", "data-testid": "invites" });
   private playersEl = h("ul", { class: "lobby-players", "data-testid": "lobby-players" });
@@ -74,6 +78,7 @@ class Lobby {
     this.social = new Social(this.socket, (text) => this.say(text, true));
     this.social.onChange(() => this.draw());
     this.onlineBtn.addEventListener("click", () => this.setOnline(!this.online));
+    this.gameSel.addEventListener("change", () => this.showOptions());
     let searchTimer = 0;
     this.search.addEventListener("input", () => {
       clearTimeout(searchTimer);
@@ -88,6 +93,7 @@ class Lobby {
       this.invites,
       this.status,
       h("div", { class: "row" }, h("label", {}, "Challenge to ", this.gameSel)),
+      this.optionsBox,
       h("h3", {}, "Online players"),
       this.search,
       this.playersEl,
@@ -99,6 +105,7 @@ class Lobby {
       .then((list) => {
         this.games = list.filter((g) => g.min_players <= 2 && g.max_players >= 2);
         for (const g of this.games) this.gameSel.appendChild(h("option", { value: g.name }, gameCaption(g)));
+        this.showOptions();
         this.gameSel.dataset.loaded = "true";
       })
       .catch(() => undefined);
@@ -113,6 +120,7 @@ class Lobby {
       if (d.page === 0 || d.page === undefined) this.tables = Array.isArray(d.tables) ? d.tables : [];
       this.total = typeof d.total === "number" ? d.total : this.players.length;
       this.draw();
+      this.tablesEl.dataset.loaded = "true"; // the server's list is shown (tests wait on it)
     });
     s.on("challenge_sent", (d: { id?: string }) => {
       if (this.outgoing && typeof d.id === "string") this.outgoing.id = d.id;
@@ -129,6 +137,17 @@ class Lobby {
       location.assign(`/r/${d.code}?seat=${Number(d.seat) || 0}`);
     });
     s.on("challenged", (d: Challenged) => this.challenged(d));
+    s.on("challenge_expired", (d: { id?: string; from?: { name?: string } }) => {
+      if (this.outgoing && d.id === this.outgoing.id) {
+        this.say(`${this.outgoing.name} didn't answer in time: the challenge expired.`);
+        this.outgoing = null;
+      }
+      const invite = this.invites.querySelector(`[data-challenge="${CSS.escape(String(d.id))}"]`);
+      if (invite) {
+        invite.remove();
+        this.say(`The challenge from ${d.from?.name ?? "another player"} expired.`);
+      }
+    });
     s.on("challenge_cancelled", (d: { id?: string; from?: { name?: string } }) => {
       this.invites.querySelector(`[data-challenge="${CSS.escape(String(d.id))}"]`)?.remove();
       this.say(`${d.from?.name ?? "They"} cancelled their invitation`);
@@ -193,19 +212,37 @@ class Lobby {
       this.say("Invitation cancelled.");
     });
     this.status.append(" ", cancel);
-    this.socket.emit("challenge", { to: p.id, game, ref: this.ref("challenge") });
+    // Only what differs from the game's defaults (and only plain values: a table-like default,
+    // such as a chart, is not something to type in here).
+    const info = this.games.find((g) => g.name === game);
+    const chosen = this.fields?.values() ?? {};
+    const options = Object.fromEntries((info?.options ?? []).filter((o) => typeof o.default !== "object" && o.name in chosen && chosen[o.name] !== o.default).map((o) => [o.name, chosen[o.name]]));
+    this.socket.emit("challenge", { to: p.id, game, ...(Object.keys(options).length ? { options } : {}), ref: this.ref("challenge") });
+  }
+
+  /** The chosen game's options (the same fields as "Play a game…"), under the game. */
+  private showOptions(): void {
+    const found = this.games.find((g) => g.name === this.gameSel.value);
+    // Not "fill" (computers fill the empty seats): a challenge is for two people.
+    const game = found && { ...found, options: (found.options ?? []).filter((o) => typeof o.default !== "object" && o.name !== "fill") };
+    this.fields = game && game.options.length ? optionFields(game, undefined, "challenge-opt") : null;
+    this.optionsBox.replaceChildren(...(this.fields ? [h("details", {}, h("summary", { "data-testid": "challenge-options-open" }, "Game options"), this.fields.el)] : []));
   }
 
   private challenged(d: Challenged): void {
     if (!d || typeof d.id !== "string" || !d.from || typeof d.from.name !== "string") return;
-    const title = this.games.find((g) => g.name === d.game)?.title ?? d.game;
+    const info = this.games.find((g) => g.name === d.game);
+    // The options that differ from the game's defaults: "Gin Rummy · Target: 250".
+    const given = d.options && typeof d.options === "object" ? d.options : {};
+    const changed = (info?.options ?? []).filter((o) => o.name in given && given[o.name] !== o.default);
+    const title = [info?.title ?? d.game, ...changed.map((o) => `${optionLabel(o)}: ${given[o.name] === true ? "Yes" : given[o.name] === false ? "No" : String(given[o.name])}`)].join(" · ");
     const accept = h("button", { type: "button", class: "primary small", "data-testid": "challenge-accept" }, "Accept");
     const decline = h("button", { type: "button", class: "small", "data-testid": "challenge-decline" }, "Decline");
     const el = h(
       "div",
       { class: "invite", "data-testid": "challenged", "data-challenge": d.id },
       h("p", {}, this.social.heart(d.from.id), `${d.from.name} has challenged you to a game!`),
-      h("p", { class: "hint" }, String(title)),
+      h("p", { class: "hint", "data-testid": "challenged-game" }, title),
       h("div", { class: "row" }, accept, decline),
     );
     accept.addEventListener("click", () => {

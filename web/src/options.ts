@@ -41,12 +41,13 @@ export interface OptionFields {
   values(): Record<string, unknown>;
 }
 
-/** Form fields for a game's options, starting from `current` (a room's options) or the defaults. */
-export function optionFields(game: GameInfo, current?: Record<string, unknown>): OptionFields {
+/** Form fields for a game's options, starting from `current` (a room's options) or the defaults.
+ *  `prefix` starts each field's id and test id (another form on the same page takes another). */
+export function optionFields(game: GameInfo, current?: Record<string, unknown>, prefix = "opt"): OptionFields {
   const el = h("div", { class: "game-options", "data-testid": "game-options", "data-game": game.name });
   const readers: [string, () => unknown][] = [];
   for (const o of game.options ?? []) {
-    const id = `opt-${o.name}`;
+    const id = `${prefix}-${o.name}`;
     const now = current && o.name in current ? current[o.name] : o.default;
     const label = h("label", { for: id, title: o.description || null }, optionLabel(o));
     if (isFlag(o)) {

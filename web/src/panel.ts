@@ -24,6 +24,8 @@ export interface PanelActions {
   start(): void;
   /** Who may add, change and remove things on a free-play table. */
   editors(who: "host" | "all"): void;
+  /** List the room in the lobby's public tables, or take it off. */
+  publish(on: boolean): void;
 }
 
 /** May a computer player take this empty seat? In a started game: a seat the game plays from;
@@ -81,7 +83,7 @@ export class Panel {
     }
     const g = s.game;
     const game = g ? [g.name, g.title, g.options, g.waiting, g.min_players, g.max_players, (g.players ?? []).map((p) => p.seat)] : null;
-    const key = JSON.stringify([s.players, counts, s.me.player, s.me.seat, s.seats, s.conn, s.locked, game, everyoneEdits(s)]);
+    const key = JSON.stringify([s.players, counts, s.me.player, s.me.seat, s.seats, s.conn, s.locked, s.public, game, everyoneEdits(s)]);
     if (key !== this.key) {
       this.key = key;
       this.renderPlayers(s, counts);
@@ -238,6 +240,14 @@ export class Panel {
       h("h3", {}, "Host"),
       h("div", { class: "host-row" }, h("span", { class: "host-state", "data-testid": "room-state" }, s.locked ? "Room locked" : "Room open"), lock),
       h("div", { class: "host-row" }, h("span", { class: "host-state", "data-testid": "rules-state" }, s.game ? `Rules: ${s.game.title}` : "Free play"), rules),
+      h(
+        "div",
+        { class: "host-row" },
+        h("span", { class: "host-state", "data-testid": "public-state" }, s.public ? "Listed in the lobby" : "Not listed"),
+        s.public
+          ? btn("host-private", "Unlist", "Take the room off the lobby's public tables", () => this.actions.publish(false))
+          : btn("host-public", "Make public", "List the room in the lobby's public tables so others can find and join it", () => this.actions.publish(true)),
+      ),
       ...(edit ? [edit] : []),
     );
   }

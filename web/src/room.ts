@@ -55,6 +55,7 @@ export class Room implements DragHost {
       newGame: () => void this.newGame(),
       start: () => this.startGame(),
       editors: (who) => this.conn.request("host", { action: "edit", who }),
+      publish: (on) => this.conn.request("host", { action: "public", public: on }),
     });
     this.game = new GameUI(this);
     this.edit = new EditMode(this);

@@ -31,6 +31,8 @@ export interface State {
   players: Player[];
   /** The host closed the room to new players. */
   locked: boolean;
+  /** The host listed the room in the lobby's public tables. */
+  public: boolean;
   /** The rule game as this seat sees it (status, controls, scores...), or null in free play. */
   game: Game | null;
   server: Objects;
@@ -52,6 +54,7 @@ export function newState(code: string, name: string): State {
     template: "",
     players: [],
     locked: false,
+    public: false,
     game: null,
     server: new Map(),
     pending: [],
@@ -110,6 +113,7 @@ export function dump(s: State): unknown {
     me: s.me,
     players: s.players,
     locked: s.locked,
+    public: s.public,
     game: s.game,
     conn: s.conn,
     objects: plain(s.view),

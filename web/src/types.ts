@@ -205,6 +205,8 @@ export interface Snapshot {
   template: string;
   players: Player[];
   locked?: boolean;
+  /** Listed in the lobby's public tables. */
+  public?: boolean;
   objects: Obj[];
   game: Game | null;
 }
@@ -217,6 +219,7 @@ export interface Delta {
   log?: string;
   players?: Player[];
   locked?: boolean;
+  public?: boolean;
   /** Present when the game view changed; null when the rules were turned off. */
   game?: Game | null;
 }
