@@ -1,15 +1,58 @@
 """Spades over real sockets: one person and three computers play a deal to its score, the person
 acting only through what the game view offers (controls) and table drags; illegal plays are
-refused with the rule's reason; the trick is gathered by the server's own timed move."""
+refused with the rule's reason; the trick is gathered by the server's own timed move. With the
+room option ``fill`` a computer plays for a seat its person left (stood up, or removed after the
+grace period) until someone sits there."""
 
 from __future__ import annotations
 
-import aiohttp
+from typing import Any
 
-from plugins.spades.rules import ENGINE
+import aiohttp
+import pytest
+
+from plugins.spades.rules import ENGINE, SpadesState, stack_deck
 from server.client import OpFailed, TableClient
-from tests.conftest import make_config, start_server
+from server.http import ROOMS_KEY
+from tests.conftest import RunningServer, make_config, start_server
 from tests.server.helpers import server_table
+
+
+def mixed_hands() -> list[list[str]]:
+    """Four hands of 13, each holding every suit (4-3-3-3): nobody may lead a spade to the
+    first trick, and whatever suit is led, every other player holds it and something else, so
+    each player's first play always has an illegal card on offer."""
+    hands: list[list[str]] = [[], [], [], []]
+    for rank in range(1, 14):
+        for i, suit in enumerate("CDHS"):
+            hands[(i + rank) % 4].append(f"{suit}{rank}")
+    return hands
+
+
+HANDS = mixed_hands()
+
+
+async def deal_known_hands(srv: RunningServer, code: str, dealer: int | None = None
+                           ) -> SpadesState:
+    """Replace the running game's deal with :data:`HANDS` (player p gets ``HANDS[p]``), dealt
+    by the game's own first dealer or, given ``dealer``, by a seed that draws that dealer."""
+    table = await server_table(srv, code)
+    assert table.game is not None
+    options = table.game["options"]
+    seed = ENGINE.load(table.game["state"]).seed
+    if dealer is not None:
+        seed = next(s for s in range(1000) if ENGINE.new_game(4, options, s).dealer == dealer)
+    first = ENGINE.new_game(4, options, seed).dealer
+    state = ENGINE.new_game(4, options, seed, deck=stack_deck(HANDS, first))
+    assert [sorted(h) for h in state.hands] == [sorted(h) for h in HANDS]
+    await srv.app[ROOMS_KEY].set_game_state(code, ENGINE.dump(state))
+    return state
+
+
+async def current_deal(c: TableClient, state: SpadesState) -> None:
+    """Wait until ``c``, seated, holds its hand of the deal ``state``."""
+    assert c.seat is not None
+    await c.wait_for(lambda: sorted(c.hand_faces()) == sorted(state.hands[c.seat or 0]))
 
 
 async def spades_room(url: str) -> str:
@@ -45,6 +88,10 @@ async def test_a_person_and_three_computers_play_a_deal_to_the_score(redis_serve
         assert len(ana.hand()) == 13 and game["widgets"] == ["bid_pad"]
         assert all("cards" not in ana.objects[f"hand{s}"] and ana.objects[f"hand{s}"]["n"] == 13
                    for s in (1, 2, 3))
+        # A known deal instead of the random one, so that an illegal play is always on offer.
+        dealt = await deal_known_hands(srv, code)
+        await current_deal(ana, dealt)
+        ana_leads = (dealt.dealer + 1) % 4 == 0
         refusals: list[dict] = []
         plays = 0
         for _ in range(200):
@@ -64,6 +111,8 @@ async def test_a_person_and_three_computers_play_a_deal_to_the_score(redis_serve
             legal = {c["cards"][0] for c in drags}
             mine = ana.hand_faces()
             illegal = [f for f in mine if f not in legal]
+            if plays == 0:
+                assert illegal, (mine, legal)  # what mixed_hands() guarantees
             if illegal and len(refusals) < 3:
                 try:
                     await ana.op("move", id=mine[illegal[0]], to=drags[0]["dest"])
@@ -75,7 +124,9 @@ async def test_a_person_and_three_computers_play_a_deal_to_the_score(redis_serve
             await ana.op("move", id=mine[face], to=drags[0]["dest"])
             plays += 1
         assert plays == 13
-        assert refusals, "no illegal play was ever possible in this deal"
+        assert refusals, "no illegal play was offered"
+        # Ana's first play: leading, a spade is illegal; following, any card off the led suit.
+        assert refusals[0]["rule"] == ("spades_not_broken" if ana_leads else "must_follow_suit")
         for err in refusals:
             assert err["code"] == "rules"
             assert err["rule"] in ("must_follow_suit", "spades_not_broken")
@@ -155,4 +206,81 @@ async def test_with_fill_a_computer_plays_for_a_seat_its_person_left(redis_serve
         assert all(b is not None for b in g["view"]["bids"])  # seat 1's bid was made for it
         assert any(line.startswith("Seat 2 bid") for line in ana.log), ana.log
     finally:
+        await srv.stop()
+
+
+async def _fill_room(url: str) -> str:
+    async with aiohttp.ClientSession() as http, http.post(
+        f"{url}/api/rooms", json={"game": "spades", "options": {"fill": True}}
+    ) as r:
+        assert r.status == 201, await r.text()
+        return str((await r.json())["code"])
+
+
+def _drag(c: TableClient) -> tuple[str, dict[str, Any]]:
+    """The face and control of a legal card play offered to ``c`` (its first one)."""
+    assert c.game is not None
+    drag = next(x for x in c.game["controls"] if x["kind"] == "drag")
+    return drag["cards"][0], drag
+
+
+async def test_with_fill_a_computer_plays_for_a_seat_whose_person_was_removed(redis_server):
+    # Presence is settled every half second and a lost connection is held for half a second.
+    srv = await start_server(make_config(redis_server.url, bot_delay_seconds=0.0,
+                                         grace_seconds=0.5, heartbeat_seconds=0.5))
+    clients: list[TableClient] = []
+
+    async def client() -> TableClient:
+        clients.append(await srv.client())
+        return clients[-1]
+
+    try:
+        code = await _fill_room(srv.url)
+        ana, ben = await client(), await client()
+        await ana.join(code, "Ana")
+        await ben.join(code, "Ben")
+        for seat in (2, 3):
+            await ana.request("host", {"action": "bot", "seat": seat})
+        await ana.wait_for(lambda: ana.game is not None and not ana.game["waiting"])
+        # A known deal by seat 3: Ana (seat 0) bids first, so nothing is asked of seat 1 until
+        # she has bid, and she leads the first trick.
+        dealt = await deal_known_hands(srv, code, dealer=3)
+        await current_deal(ana, dealt)
+        assert ana.game is not None and ana.game["to_act"] == [0]
+
+        ben_token = ben.token
+        await ben.close()
+        await ana.wait_for(lambda: [p["name"] for p in ana.players] == ["Ana", "Computer 3",
+                                                                        "Computer 4"])
+        gone = next(i for i, line in enumerate(ana.log)
+                    if "Ben was removed after being away too long" in line)
+        late = await client()
+        with pytest.raises(OpFailed) as refused:
+            await late.request("join", {"code": code, "token": ben_token})
+        assert refused.value.code == "removed"
+
+        # Ana bids; a computer bids for the empty seat 1, then the computers in seats 2 and 3.
+        await ana.request("game", {"action": {"type": "bid", "bid": 3}})
+        await ana.wait_for(lambda: ana.game is not None and ana.game["phase"] == "playing")
+        assert all(b is not None for b in ana.game["view"]["bids"])
+        assert any(line.startswith("Seat 2 bid") for line in ana.log[gone + 1:]), ana.log
+
+        # Cy sits down in seat 1: the seat's hand is hers, and the computer stops playing it.
+        cy = await client()
+        await cy.join(code, "Cy", seat=1)
+        assert cy.seat == 1 and cy.game is not None and cy.game["me"] == 1
+        await current_deal(cy, dealt)
+        assert cy.game["controls"] == []  # Ana leads
+        face, drag = _drag(ana)
+        await ana.op("move", id=ana.hand_faces()[face], to=drag["dest"])
+        await cy.wait_for(lambda: cy.game is not None and cy.game["to_act"] == [1])
+        cy_face, cy_drag = _drag(cy)
+        await cy.op("move", id=cy.hand_faces()[cy_face], to=cy_drag["dest"])
+        state = ENGINE.load((await server_table(srv, code)).game["state"])
+        first_trick = state.tricks[0].cards if state.tricks else state.trick
+        assert list(first_trick[:2]) == [face, cy_face]
+        await cy.wait_for(lambda: any(line.startswith("Cy played") for line in cy.log))
+    finally:
+        for c in clients:
+            await c.close()
         await srv.stop()
