@@ -3,7 +3,8 @@
 ``simulate(engine, bot, games, seed)`` plays ``games`` complete games of any contract-version-2
 engine (:class:`plugins.base.Engine`) and returns a :class:`SimReport`: how often the side
 holding the ``"bot"`` seats won, the ties, the average final score of each lineup role, games
-per second and actions per game. Games that hit the step cap, get stuck (nobody can act and
+per second and actions per game. A win shared by players of different sides is a tie, whoever
+sits in those seats. Games that hit the step cap, get stuck (nobody can act and
 nothing is scheduled) or see a rejected action are counted as failures, with the reason.
 
 How a game is driven: when ``to_act`` is empty the engine's ``scheduled()`` action is applied at
@@ -65,8 +66,10 @@ class Failure:
 @dataclass
 class SimReport:
     """What :func:`simulate` measured. ``side_wins[i]`` counts games won by ``teams[i]`` (the
-    sides of the first game); ``bot_wins`` / ``other_wins`` count games whose winners all sit
-    in ``"bot"`` / ``"random"`` seats, ``ties`` games with no winner or winners in both."""
+    sides of the first game) alone. ``ties`` counts games with no winner or a win shared by
+    players of different sides - also when every seat is a bot. The other finished games were
+    won by one side: ``bot_wins`` / ``other_wins`` when its winners all sit in ``"bot"`` /
+    ``"random"`` seats, ``mixed_wins`` when they sit in both (only with a hand-made lineup)."""
 
     games: int
     lineup: tuple[str, ...]
@@ -75,6 +78,7 @@ class SimReport:
     bot_wins: int = 0
     other_wins: int = 0
     ties: int = 0
+    mixed_wins: int = 0
     side_wins: list[int] = field(default_factory=list)
     score_sums: dict[str, float] = field(default_factory=dict)
     actions: int = 0
@@ -245,14 +249,16 @@ def _play_one(
         report.failures.append(Failure(index, game_seed, failure or "no outcome"))
         return
     report.finished += 1
+    won = [i for i, team in enumerate(report.teams) if set(team) & set(outcome.winners)]
     winner_roles = {roles[p] for p in outcome.winners}
-    if winner_roles == {BOT}:
+    if len(won) != 1:
+        report.ties += 1
+    elif winner_roles == {BOT}:
         report.bot_wins += 1
     elif winner_roles == {RANDOM}:
         report.other_wins += 1
     else:
-        report.ties += 1
-    won = [i for i, team in enumerate(report.teams) if set(team) & set(outcome.winners)]
+        report.mixed_wins += 1
     if len(won) == 1:
         report.side_wins[won[0]] += 1
     for role in report.score_sums:

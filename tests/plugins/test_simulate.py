@@ -119,6 +119,56 @@ def test_shared_wins_count_as_ties() -> None:
     assert report.side_wins == [0, 0]
 
 
+def test_a_shared_win_is_a_tie_even_when_every_seat_is_a_bot() -> None:
+    report = simulate(RACE, two_then_pass, 4, 1, lineup=["bot", "bot"])
+    assert report.finished == 4
+    assert (report.ties, report.bot_wins, report.other_wins) == (4, 0, 0)
+    assert report.side_wins == [0, 0]
+    outright = simulate(RACE, grabber, 3, 1, lineup=["bot", "bot"])  # player 0 grabs first
+    assert (outright.ties, outright.bot_wins, outright.side_wins) == (0, 3, [3, 0])
+
+
+class FirstGrab:
+    """Four players in two sides (0 & 2, 1 & 3); the first to grab wins for their side."""
+
+    info = GameInfo(name="first", title="First", min_players=4, max_players=4)
+
+    def new_game(self, players: int, options: dict[str, Any], seed: int,
+                 deck: Sequence[str] | None = None) -> list[int]:
+        return []
+
+    def teams(self, state: list[int]) -> list[list[int]]:
+        return [[0, 2], [1, 3]]
+
+    def to_act(self, state: list[int]) -> list[int]:
+        return [] if state else [0, 1, 2, 3]
+
+    def legal_actions(self, state: list[int], player: int) -> list[dict[str, Any]]:
+        return [{"type": "grab"}] if not state else []
+
+    def apply(self, state: list[int], player: int | None,
+              action: dict[str, Any]) -> list[int] | Rejection:
+        return [player] if player is not None and not state else Rejection("bad", "No.")
+
+    def scheduled(self, state: list[int]) -> Scheduled | None:
+        return None
+
+    def outcome(self, state: list[int]) -> Outcome | None:
+        if not state:
+            return None
+        side = state[0] % 2
+        return Outcome((side, side + 2), tuple(int(p % 2 == side) for p in range(4)))
+
+
+def test_a_side_of_mixed_seats_winning_is_neither_a_bot_nor_a_random_win() -> None:
+    first: Any = FirstGrab()
+    mixed = simulate(first, grabber, 2, 1, lineup=["bot", "random", "random", "bot"])
+    assert (mixed.finished, mixed.ties, mixed.mixed_wins) == (2, 0, 2)
+    assert mixed.bot_wins == mixed.other_wins == 0 and mixed.side_wins == [2, 0]
+    partners = simulate(first, grabber, 2, 1, lineup=["bot", "random", "bot", "random"])
+    assert (partners.bot_wins, partners.mixed_wins, partners.ties) == (2, 0, 0)
+
+
 def test_failures_are_reported_not_raised() -> None:
     stuck = simulate(RACE, passer, 2, 1, lineup=["bot", "bot"])
     assert stuck.finished == 0 and len(stuck.failures) == 2
