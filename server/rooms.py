@@ -87,8 +87,14 @@ class Joined:
 
 @dataclass
 class _Cached:
+    """The last committed state of a room this process knows: its version, its blob, and (after
+    this process's own commit) the decoded table itself, which the next operation takes over
+    instead of decoding the blob again. Whoever takes ``table`` sets it to ``None``: a change
+    that fails or is refused leaves the blob, and the next operation decodes a clean copy."""
+
     version: int
     blob: bytes
+    table: Table | None = None
 
 
 OnCommit = Callable[[str, int, dict[str, Any]], None]
@@ -130,6 +136,9 @@ class RoomService:
             self._cache.pop(code, None)
             raise CardtableError(ROOM_NOT_FOUND, f"There is no room {codes.pretty(code)}.")
         cached = _Cached(*got)
+        known = self._cache.get(code)
+        if known is not None and known.version == cached.version:
+            return known  # keeps the decoded table, if this process still has it
         self._cache[code] = cached
         return cached
 
@@ -205,7 +214,13 @@ class RoomService:
                 if attempt:
                     await self.pause(backoff(attempt, self.rng))
                 cached = self._cache.get(code) or await self._load(code)
-                table = decode_table(cached.blob)  # a private copy: rejections touch nothing
+                # A private copy: the table this process committed last (nobody else holds
+                # it), or a fresh decode. Either way it is taken, so a rejection or a lost race
+                # below can't leave a half-changed table for the next operation.
+                table = cached.table
+                cached.table = None
+                if table is None or table.version != cached.version:
+                    table = decode_table(cached.blob)
                 before = set(table.players)
                 env = self._env()
                 change = reduce(table, intent, env)
@@ -232,7 +247,7 @@ class RoomService:
                 except StoreUnavailable:
                     self._cache.pop(code, None)
                     raise _unavailable() from None
-                self._cache[code] = _Cached(table.version, blob)
+                self._cache[code] = _Cached(table.version, blob, table)
                 if self.on_commit is not None:
                     self.on_commit(code, table.version, entry)
                 wake = games.next_wake(table, env.now, self.bot_delay)
