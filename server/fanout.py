@@ -131,10 +131,15 @@ class RoomFeed:
         conn = self.conns.get(sid)
         if conn is None or conn.last_v >= version:
             return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
         self.waiters.setdefault(sid, []).append((version, fut))
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(fut, timeout)
+        # A timer rather than ``wait_for``, which costs a task per call: this runs every move.
+        timer = loop.call_later(timeout, _settle, fut)
+        try:
+            await fut
+        finally:
+            timer.cancel()
 
     async def close(self) -> None:
         self.task.cancel()
@@ -263,6 +268,11 @@ class RoomFeed:
             self.waiters[sid] = keep
         else:
             del self.waiters[sid]
+
+
+def _settle(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)
 
 
 Subscribe = Callable[[str], Awaitable[None]]

@@ -11,9 +11,12 @@ raise inside the library and put a traceback in the log.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 import socketio
+from engineio import packet as eio_packet
+from socketio import packet as sio_packet
 
 from server.errors import BAD_REQUEST, TOO_LARGE, CardtableError
 from server.wire import MALFORMED
@@ -36,6 +39,25 @@ class GuardedServer(socketio.AsyncServer):
         if sid is None or not self.manager.is_connected(sid, "/"):
             return  # not connected to the namespace: there is nobody to answer
         await self.emit("error", err.payload(ref), to=sid, ignore_queue=True)
+
+    def send_to(self, event: str, data: Any, sids: Iterable[str]) -> None:
+        """Queue one event for these connections of this process, encoded once.
+
+        What ``emit(event, data, to=sids, ignore_queue=True)`` does, without its per-recipient
+        task, its payload walk for binary attachments (our payloads are plain JSON values) and
+        its ping-timeout check (the socket's own ping loop closes dead connections). Each
+        connection's frames go out in the order of these calls."""
+        pkt = self.packet_class(sio_packet.EVENT, data=[event, data], binary=False)
+        encoded = pkt.encode()
+        if isinstance(encoded, list):  # binary attachments: not our payloads, but be correct
+            raise TypeError("send_to takes plain JSON-like data")
+        frame = eio_packet.Packet(eio_packet.MESSAGE, encoded)
+        eio_sid_of = self.manager.eio_sid_from_sid
+        sockets = self.eio.sockets
+        for sid in sids:
+            socket = sockets.get(eio_sid_of(sid, "/"))
+            if socket is not None and not socket.closed:
+                socket.queue.put_nowait(frame)
 
     async def _handle_eio_message(self, eio_sid: str, data: Any) -> None:
         if isinstance(data, str | bytes) and len(data) > self.frame_limit:

@@ -155,7 +155,7 @@ class SocketHandlers:
         return handler
 
     async def _send(self, event: str, data: Any, sids: list[str]) -> None:
-        await self.sio.emit(event, data, to=sids, ignore_queue=True)
+        self.sio.send_to(event, data, sids)
 
     async def _gone(self, conn: Conn, reason: str) -> None:
         """The feed saw this connection's player leave the room (removed): tell it, detach."""
@@ -188,7 +188,7 @@ class SocketHandlers:
 
     async def reply(self, event: str, data: Any, sid: str) -> None:
         """Answer the connection that asked: it is on this process, so skip the fan-out."""
-        await self.sio.emit(event, data, to=sid, ignore_queue=True)
+        self.sio.send_to(event, data, (sid,))
 
     def _joined(self, session: Session) -> tuple[str, str]:
         if session.code is None or session.player_id is None:
