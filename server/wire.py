@@ -1,4 +1,4 @@
-"""The JSON codec handed to python-socketio, hardened against hostile frames.
+"""The JSON codec handed to python-socketio, hardened against hostile frames, fast out.
 
 A frame that is not valid JSON, or nests deeply enough to exhaust the parser's recursion, would
 otherwise raise inside the library and be dropped without a word. Here it decodes to the event
@@ -10,11 +10,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
+
 MALFORMED = "__malformed__"
 JSONDecodeError = json.JSONDecodeError
+_encode = msgspec.json.Encoder().encode
 
 
 def dumps(obj: Any, **kwargs: Any) -> str:
+    """Compact JSON; msgspec's encoder (about 8x faster than ``json``, every outgoing event goes
+    through here), with ``json`` for what msgspec refuses or for extra options."""
+    if kwargs.keys() <= {"separators"}:
+        try:
+            return _encode(obj).decode()
+        except (TypeError, OverflowError, msgspec.EncodeError):
+            pass
     kwargs.setdefault("separators", (",", ":"))
     return json.dumps(obj, **kwargs)
 
