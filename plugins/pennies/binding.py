@@ -6,6 +6,19 @@ Drags: the cards selected in your hand dropped together on "New meld" = lay them
 into sets by rank, wild cards filling the sets that need them; the engine has the last word),
 cards onto a meld = lay them off, one card onto the discard pile = discard it. Buying, declining
 and passing are prompts; the next round is a button.
+
+Naming the rank (checklist item 6, *ours*): the engine takes a ``rank`` for a set that could
+stand for two ranks (a 2, an ace and a joker in rounds 5-7). At the table the player does not
+name it: :func:`split_sets` leaves the rank out whenever only one rank works (so the engine
+decides, e.g. two 2 of hearts and an ace can only be a set of aces), and for a set that really
+could be either it names the rank with more natural cards in the set (with one 2 and one ace:
+2s). The generic page has no way to ask: a drop becomes exactly one action
+(``interpret``), buttons carry fixed actions, and ``pick`` controls take a fixed number of
+cards, so a "Set of 2s / Set of aces" question about the cards just dropped would need a
+Pennies widget. The choice rarely matters: both ranks are wild in those rounds, so either kind
+of card can still be laid off on the set; it decides only which cards count as naturals there
+(no two identical naturals) - a player who wants the other rank can add a second natural of it
+to the selection.
 """
 
 from __future__ import annotations
@@ -17,7 +30,7 @@ from plugins.base import Control, Cosmetic, Drop, Marker, Projection, Rejection,
 from plugins.cards import card_name, card_names, rank
 from plugins.layout import at, slots
 from plugins.pennies.bot import choose_action
-from plugins.pennies.rules import ENGINE, Pennies, PenniesState
+from plugins.pennies.rules import ENGINE, Pennies, PenniesState, set_rank
 
 NEW_MELD = "newmeld"
 
@@ -30,7 +43,8 @@ def split_sets(
     cards: Sequence[str], wild: frozenset[int], sizes: Sequence[int]
 ) -> list[dict[str, Any]]:
     """A selection of cards as sets: naturals grouped by rank, wild cards added to the sets
-    short of the sizes the round asks for (or of 3), biggest need first."""
+    short of the sizes the round asks for (or of 3), biggest need first. A set carries a
+    ``rank`` only when it could stand for two ranks (see the module docstring)."""
     naturals: dict[int, list[str]] = {}
     wilds: list[str] = []
     for c in cards:
@@ -53,7 +67,14 @@ def split_sets(
         sets.append((r, [*group, *take]))
     if wilds and sets:
         sets[0][1].extend(wilds)
-    return [{"cards": cards, "rank": r} for r, cards in sets]
+    out: list[dict[str, Any]] = []
+    for r, group in sets:
+        found = set_rank(group, wild)
+        if isinstance(found, Rejection) and found.code == "rank_needed":
+            out.append({"cards": group, "rank": r})
+        else:
+            out.append({"cards": group})
+    return out
 
 
 class PenniesBinding:
