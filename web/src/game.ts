@@ -267,6 +267,7 @@ export class GameUI {
     // The first control asks the question; its button says the verb, the others their labels.
     // A lone answer (only "No thanks" left) is just a button.
     const question = group.length > 1 ? group[0] : null;
+    this.promptEl.setAttribute("aria-label", question ? questionText(question.label) : group[0].label);
     const buttons = group.map((c) => {
       const text = c === question ? yesText(c.label) : c.label;
       const b = h(
@@ -486,6 +487,21 @@ export class GameUI {
     }
     else if (this.sorted.drags.some((d) => dragFits(d, [at]))) toast("That card can go to more than one place: drag it where you want it.", "info");
     return true;
+  }
+
+  /** Does this card have exactly one move now (what Enter or a double-click would make)? */
+  oneMove(id: string): boolean {
+    const g = this.game;
+    const at = this.cardAt(id);
+    return !!g && !g.waiting && !!at && directControl(this.sorted.drags, at) !== null;
+  }
+
+  /** Where the game lets these cards go now ("hand" or zone ids), as a drag would light up. */
+  dropsFor(ids: string[]): Set<string> {
+    const g = this.game;
+    const cards = ids.map((id) => this.cardAt(id));
+    if (!g || g.waiting || cards.some((c) => c === null)) return new Set();
+    return dropTargets(this.sorted.drags, cards as CardAt[]);
   }
 
   /** The context menu in a rule room: the moves of this card (the drag controls it fits), Sort,

@@ -3,7 +3,8 @@
 // Elements are created, updated in place (only what changed) and removed; position changes
 // animate through CSS transitions, which is also how other players' moves glide into place.
 
-import { backUrl, faceName, faceUrl } from "./cards";
+import { focusable, objLabel } from "./a11y";
+import { backUrl, faceUrl } from "./cards";
 import { cardIds, cardInStack, containerOf, handCount, isCard, isHand, isStack, stackBox, topCardId, WIDGET_SIZE } from "./board";
 import { h, setText, toggleClass } from "./dom";
 import { computeGeom, FIT, type Geom, handSlots, type ViewPort } from "./geom";
@@ -185,6 +186,23 @@ export class Renderer {
       }
     }
     for (const [id, rec] of this.els) toggleClass(rec.el, "selected", s.selected.has(id));
+    this.access(s);
+  }
+
+  /** Names for screen readers and keyboard focus (see a11y.ts): every object and every card of
+   *  your hand takes focus, named in words; a card inside a pile is reached through its pile and
+   *  is hidden from screen readers, which hear the pile's name, count and top card. */
+  private access(s: State): void {
+    const seat = s.me.seat;
+    for (const [id, rec] of this.els) {
+      const o = s.view.get(id);
+      if (!o) continue;
+      const el = rec.el;
+      const tab = focusable(s.view, o, seat) && !el.classList.contains("away");
+      setAttr(el, "tabindex", tab ? "0" : null);
+      setAttr(el, "aria-hidden", tab || o.t !== "card" ? null : "true");
+      setAttr(el, "aria-label", objLabel(s.view, o, seat));
+    }
   }
 
   /** Other players' hands in a game: card backs fanned at their places, with their names. */
@@ -204,7 +222,7 @@ export class Renderer {
       if (!rec) {
         const el = h(
           "div",
-          { class: "other-hand", "data-testid": "other-hand" },
+          { class: "other-hand", "data-testid": "other-hand", role: "group" },
           h("div", { class: "fan-cards" }),
           h("div", { class: "fan-name", "data-testid": "other-hand-name" }),
         );
@@ -280,7 +298,7 @@ export class Renderer {
     extraRot = 0,
   ): void {
     const rec = this.rec(c.id, () => {
-      const el = h("div", { class: "obj card", "data-testid": "card", role: "img" });
+      const el = h("div", { class: "obj card", "data-testid": "card", role: "button", "aria-roledescription": "card" });
       const img = h("img", { alt: "", draggable: "false" });
       el.appendChild(img);
       return el;
@@ -296,11 +314,9 @@ export class Renderer {
       if (c.face !== undefined) {
         rec.img.src = faceUrl(c.face);
         el.dataset.face = c.face;
-        el.setAttribute("aria-label", faceName(c.face));
       } else {
         rec.img.src = backUrl(c.back);
         delete el.dataset.face;
-        el.setAttribute("aria-label", "card, face down");
       }
       if (wasSet && hadFace !== (c.face !== undefined)) flipAnim(rec.img);
     }
@@ -327,7 +343,7 @@ export class Renderer {
   private stack(o: StackObj, z: number): void {
     const g = this.geom;
     const rec = this.rec(o.id, () =>
-      h("div", { class: "obj stack", "data-testid": "stack" }, h("span", { class: "stack-label" })),
+      h("div", { class: "obj stack", "data-testid": "stack", role: "button" }, h("span", { class: "stack-label", "aria-hidden": "true" })),
     );
     const el = rec.el;
     const box = stackBox(o);
@@ -382,7 +398,7 @@ export class Renderer {
     const g = this.geom;
     const size = WIDGET_SIZE[o.t];
     const rec = this.rec(o.id, () => {
-      const el = h("div", { class: `obj widget ${o.t}`, "data-testid": o.t });
+      const el = h("div", { class: `obj widget ${o.t}`, "data-testid": o.t, role: "group" });
       if (o.t !== "label") el.style.width = `${size.w}px`;
       el.style.height = `${size.h}px`;
       return el;
@@ -606,6 +622,12 @@ function widgetKey(o: ChipsObj | CounterObj | DieObj | LabelObj): string {
     case "label":
       return `${o.text}|${o.locked}`;
   }
+}
+
+function setAttr(el: HTMLElement, name: string, value: string | null): void {
+  if (el.getAttribute(name) === value) return;
+  if (value === null) el.removeAttribute(name);
+  else el.setAttribute(name, value);
 }
 
 function parseTranslate(el: HTMLElement): { x: number; y: number; rest: string } | null {

@@ -6,7 +6,9 @@ import { isCard, isStack, spotNear, stackBox } from "./board";
 import { h, setText } from "./dom";
 import { bindDrag, type DragHost } from "./drag";
 import { EditMode } from "./editmode";
+import { announce } from "./announce";
 import { bindKeys, openMenu } from "./events";
+import { Keyboard } from "./keyboard";
 import { GameUI } from "./game";
 import { Homemade } from "./homemade";
 import { FIT, type ViewPort, zoomAt } from "./geom";
@@ -33,6 +35,7 @@ export class Room implements DragHost {
   readonly chat: RoomChat;
   readonly edit: EditMode;
   readonly homemade: Homemade;
+  readonly keys: Keyboard;
   readonly root: HTMLElement;
   private addBtn: HTMLElement | null = null;
   private undoBtn: HTMLElement | null = null;
@@ -81,7 +84,11 @@ export class Room implements DragHost {
       this.s,
       {
         changed: () => this.changed(),
-        applied: (d) => this.r.release([...d.set.map((o) => o.id), ...d.del]),
+        applied: (d, mine) => {
+          this.r.release([...d.set.map((o) => o.id), ...d.del]);
+          // Screen readers hear the others' moves (ours they know already).
+          if (!mine && d.log) announce(d.log);
+        },
         snapshot: () => {
           if (this.firstSnapshot) this.r.instant();
           this.firstSnapshot = false;
@@ -116,6 +123,7 @@ export class Room implements DragHost {
     this.r.onStale = () => this.changed();
     bindDrag(this);
     bindKeys(this);
+    this.keys = new Keyboard(this);
     window.addEventListener("resize", () => {
       if (this.r.measure()) {
         this.r.instant();
@@ -189,6 +197,7 @@ export class Room implements DragHost {
       this.game.render();
       this.homemade.render(this.s);
       this.edit.render();
+      this.keys.afterRender();
       // A rule room holds only the game's cards (nothing to add, no undo); spectators don't
       // touch; only editors (the host, or everyone if the host says so) add things.
       const playing = this.s.game === null && this.s.me.seat !== null;
@@ -332,8 +341,11 @@ export class Room implements DragHost {
     return ov === undefined ? op : ({ ...op, ov } as T);
   }
 
-  /** What the keyboard acts on: the selection, else the object under the pointer. */
+  /** What the keyboard acts on: the focused object (with the selection it is part of), else the
+   *  selection, else the object under the pointer. */
   targets(): string[] {
+    const f = this.keys.focusedId();
+    if (f && !(this.s.selected.has(f) && this.s.selected.size > 1)) return [f];
     if (this.s.selected.size) return [...this.s.selected].filter((id) => this.s.view.has(id));
     return this.s.hover && this.s.view.has(this.s.hover) ? [this.s.hover] : [];
   }
@@ -627,6 +639,9 @@ export class Room implements DragHost {
       ["Ctrl+Z", "undo your last move (free play)"],
       ["In a game: double-click, Enter", "make the card's move, when it has just one (draw it, play it)"],
       ["In a game: right-click, long-press", "the moves of that card, and Sort"],
+      ["Tab, arrow keys", "go from object to object: the table, then your hand (letter keys act on the focused one)"],
+      ["Enter, Space", "pick up the focused card (Shift: the whole pile); arrows choose where; Enter drops (Shift+Enter: face down); Esc puts it back"],
+      ["X, Menu key / Shift+F10", "select the focused object; its menu"],
     ];
     const close = h("button", { type: "button", class: "primary", "data-testid": "help-close" }, "Close");
     const modal = h(

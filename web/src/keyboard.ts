@@ -1,0 +1,534 @@
+// Playing by keyboard: focus moves over the table's objects and your hand (Tab and the arrow
+// keys, in reading order), Enter or Space picks the focused card up (Shift: the whole pile), the
+// arrow keys then go through the places it may be dropped (a pile, a zone, your hand, another
+// player, an empty spot), Enter drops it (Shift+Enter: face down) and Escape puts it back. A drop
+// is made by drop.ts's resolveDrop, exactly as a mouse drag ending there, so a rule room's server
+// decides the same way. Letter shortcuts (events.ts) act on the focused object; X selects it;
+// the menu key or Shift+F10 opens its menu. Feedback goes to a polite live region (announce.ts).
+
+import { cycle, dropPlaces, focusOrder, objLabel, type Place, stackName, cardName } from "./a11y";
+import { announce, prepareAnnouncer } from "./announce";
+import { cardReachable, freeSpot, isCard, isStack, objBox, stackBox, topCardId, WIDGET_SIZE } from "./board";
+import { h, setText } from "./dom";
+import { type Drop, type DragItem, findTarget, resolveDrop } from "./drop";
+import { inHandStrip, toStage } from "./geom";
+import type { Room } from "./room";
+import { CARD_H, CARD_W, type Obj } from "./types";
+import { dialogOpen } from "./ui";
+
+interface Grab {
+  id: string;
+  kind: "card" | "stack" | "widget";
+}
+
+interface Carry {
+  grabs: Grab[];
+  places: Place[];
+  index: number;
+  /** Focus order position of the object picked up (to land somewhere near after the drop). */
+  from: number;
+  allowed: Set<string>;
+}
+
+export class Keyboard {
+  private carry: Carry | null = null;
+  private readonly hint: HTMLElement;
+  private readonly spot: HTMLElement;
+  /** Tab was pressed outside the table: a focus arriving on an object goes to the first/last. */
+  private tabbing = 0;
+  /** The object that had focus at the last render, and where it stood in the focus order. */
+  private had: { id: string; index: number } | null = null;
+  /** After a keyboard drop: where focus should go once the move shows. */
+  private refocus: { find: () => HTMLElement | null; tries: number } | null = null;
+
+  constructor(private room: Room) {
+    prepareAnnouncer();
+    this.hint = h("div", { class: "kbd-hint", "data-testid": "kbd-hint", "aria-hidden": "true", hidden: true });
+    this.spot = h("div", { class: "kbd-spot", "data-testid": "kbd-spot", hidden: true });
+    room.r.stage.append(this.hint, this.spot);
+    document.addEventListener("keydown", (e) => this.keydown(e), true);
+    room.r.layer.addEventListener("focusin", (e) => this.focusin(e));
+    document.addEventListener(
+      "pointerdown",
+      () => {
+        this.had = null;
+        this.refocus = null;
+        if (this.carry) this.cancel(false);
+      },
+      true,
+    );
+  }
+
+  /** The object that has keyboard focus, if any. */
+  focusedId(): string | null {
+    const a = document.activeElement;
+    if (!(a instanceof HTMLElement) || !this.room.r.layer.contains(a)) return null;
+    const id = a.closest<HTMLElement>("[data-id]")?.dataset.id;
+    return id && this.room.s.view.has(id) ? id : null;
+  }
+
+  /** Ids in Tab order that are on the page and take focus now. */
+  private order(): string[] {
+    const s = this.room.s;
+    return focusOrder(s.view, s.me.seat).filter((id) => this.room.r.el(id)?.getAttribute("tabindex") === "0");
+  }
+
+  private focusEl(el: HTMLElement | null | undefined): boolean {
+    if (!el || !el.isConnected) return false;
+    el.focus({ preventScroll: true });
+    return document.activeElement === el;
+  }
+
+  private focusId(id: string): boolean {
+    return this.focusEl(this.room.r.el(id));
+  }
+
+  // --- keys ----------------------------------------------------------------------------------------
+
+  private keydown(e: KeyboardEvent): void {
+    const room = this.room;
+    if (room.closed || dialogOpen()) return;
+    const t = e.target as HTMLElement | null;
+    if (t && t.closest?.("input, textarea, select, [contenteditable], .menu")) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (this.carry) {
+      this.carryKey(e);
+      return;
+    }
+    const id = this.focusedId();
+    if (e.key === "Tab") {
+      if (id) this.tab(e, id);
+      else {
+        this.tabbing = e.shiftKey ? -1 : 1;
+        window.setTimeout(() => (this.tabbing = 0), 0);
+      }
+      return;
+    }
+    if (!id) return;
+    switch (e.key) {
+      case "Enter":
+      case " ":
+        this.pickUp(id, e.shiftKey, e.key === "Enter");
+        break;
+      case "ArrowRight":
+      case "ArrowDown":
+      case "ArrowLeft":
+      case "ArrowUp": {
+        const order = this.order();
+        const i = order.indexOf(id);
+        const step = e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : -1;
+        if (i >= 0 && order.length) this.focusId(order[cycle(i, order.length, step)]);
+        break;
+      }
+      case "ContextMenu":
+        this.menu(id);
+        break;
+      case "F10":
+        if (!e.shiftKey) return;
+        this.menu(id);
+        break;
+      case "x":
+      case "X":
+        this.select(id);
+        break;
+      default:
+        return; // the letter shortcuts (events.ts) act on the focused object
+    }
+    e.preventDefault();
+    e.stopPropagation();
+  }
+
+  /** Tab within the table goes in reading order; past either end it leaves the table. */
+  private tab(e: KeyboardEvent, id: string): void {
+    const order = this.order();
+    const i = order.indexOf(id);
+    const j = i + (e.shiftKey ? -1 : 1);
+    if (i >= 0 && j >= 0 && j < order.length) {
+      e.preventDefault();
+      e.stopPropagation();
+      this.focusId(order[j]);
+      return;
+    }
+    // Leaving: for this one key press, no other object is in the way of the browser's Tab.
+    const active = document.activeElement;
+    const others = [...this.room.r.layer.querySelectorAll<HTMLElement>("[tabindex='0']")].filter((el) => el !== active);
+    for (const el of others) el.setAttribute("tabindex", "-1");
+    window.setTimeout(() => {
+      for (const el of others) if (el.getAttribute("tabindex") === "-1") el.setAttribute("tabindex", "0");
+    }, 0);
+  }
+
+  /** Focus arriving on the table by Tab from outside starts at its first (or last) object. */
+  private focusin(e: FocusEvent): void {
+    const from = e.relatedTarget;
+    if (!this.tabbing || (from instanceof Node && this.room.r.layer.contains(from))) return;
+    const order = this.order();
+    const want = this.tabbing > 0 ? order[0] : order[order.length - 1];
+    this.tabbing = 0;
+    if (want && (e.target as HTMLElement).dataset?.id !== want) this.focusId(want);
+  }
+
+  private menu(id: string): void {
+    const el = this.room.r.el(id);
+    if (!el) return;
+    const r = el.getBoundingClientRect();
+    this.room.openMenu(id, r.left + r.width / 2, r.top + r.height / 2);
+  }
+
+  private select(id: string): void {
+    const s = this.room.s;
+    if (s.game && this.room.game.pick(id)) {
+      announce(s.selected.has(id) ? "Chosen" : "Not chosen", "keys");
+      return;
+    }
+    if (s.selected.has(id)) s.selected.delete(id);
+    else s.selected.add(id);
+    this.room.changed();
+    announce(`${s.selected.has(id) ? "Selected" : "Unselected"}: ${s.selected.size} selected`, "keys");
+  }
+
+  // --- picking up and dropping ------------------------------------------------------------------------
+
+  private grabOf(id: string, whole: boolean): Grab | null {
+    const s = this.room.s;
+    const o = s.view.get(id);
+    if (!o || o.t === "hand") return null;
+    if (isStack(o)) {
+      const top = topCardId(o);
+      const c = top ? s.view.get(top) : undefined;
+      if (!whole && isCard(c) && cardReachable(s.view, c, s.me.seat)) return { id: c.id, kind: "card" };
+      return o.cards.length || !o.holder ? { id, kind: "stack" } : null;
+    }
+    if (isCard(o)) {
+      const p = o.parent ? s.view.get(o.parent) : undefined;
+      if (isStack(p) && (whole || !cardReachable(s.view, o, s.me.seat))) return { id: p.id, kind: "stack" };
+      return { id, kind: "card" };
+    }
+    return { id, kind: "widget" };
+  }
+
+  private pickUp(id: string, whole: boolean, enter: boolean): void {
+    const room = this.room;
+    const s = room.s;
+    if (s.me.seat === null) {
+      room.notice("Spectators can watch but not touch: take a seat to play.");
+      return;
+    }
+    const grab = this.grabOf(id, whole);
+    if (!grab) {
+      announce("Nothing here to pick up", "keys");
+      return;
+    }
+    const o = s.view.get(grab.id) as Obj;
+    // In a rule room Enter makes a card's one move, when it has exactly one (as a double-click).
+    if (s.game && enter && grab.kind === "card" && room.game.oneMove(grab.id)) {
+      announce(`${this.what([grab])}: moved`, "keys");
+      room.game.activate(grab.id);
+      return;
+    }
+    if (o.locked && !(isCard(o) && o.parent)) {
+      room.notice("That is locked in place.");
+      return;
+    }
+    if (grab.kind === "stack" && !room.mayMove(grab.id)) {
+      room.notice("Zones stay in place outside edit mode.");
+      return;
+    }
+    let grabs: Grab[] = [grab];
+    if (s.selected.has(grab.id) && s.selected.size > 1) {
+      for (const sid of s.selected) {
+        if (sid === grab.id) continue;
+        const so = s.view.get(sid);
+        if (!so || so.t === "hand") continue;
+        if (isCard(so)) {
+          if (cardReachable(s.view, so, s.me.seat)) grabs.push({ id: sid, kind: "card" });
+        } else grabs.push({ id: sid, kind: so.t === "stack" ? "stack" : "widget" });
+      }
+    } else if (!s.selected.has(grab.id)) s.selected.clear();
+    grabs = grabs.filter((g) => room.r.el(g.id));
+    if (!grabs.length) return;
+    const ids = grabs.map((g) => g.id);
+    const allowed = s.game ? room.game.dropsFor(ids) : new Set<string>();
+    const others = s.players
+      .filter((p) => p.seat !== null && p.seat !== s.me.seat)
+      .map((p) => ({ seat: p.seat as number, name: p.name }));
+    const draft: Carry = { grabs, places: [], index: 0, from: this.order().indexOf(id), allowed };
+    const places = dropPlaces({ view: s.view, seat: s.me.seat, carried: ids, game: !!s.game, allowed, others }).filter(
+      (p) => this.fits(draft, p),
+    );
+    if (!places.length) {
+      announce(`${this.what(grabs)} can't go anywhere now`, "keys");
+      room.notice("Nowhere to put that now.");
+      return;
+    }
+    draft.places = places;
+    this.carry = draft;
+    for (const g of grabs) room.r.el(g.id)?.classList.add("kbd-carried");
+    room.dragHint(ids);
+    this.show();
+    announce(
+      `Picked up ${this.what(grabs)}. ${this.placeText(places[0])}, 1 of ${places.length}. Arrow keys choose where; Enter drops; Escape puts it back.`,
+      "keys",
+    );
+  }
+
+  private carryKey(e: KeyboardEvent): void {
+    const c = this.carry as Carry;
+    let step = 0;
+    switch (e.key) {
+      case "ArrowRight":
+      case "ArrowDown":
+        step = 1;
+        break;
+      case "ArrowLeft":
+      case "ArrowUp":
+        step = -1;
+        break;
+      case "Tab":
+        step = e.shiftKey ? -1 : 1;
+        break;
+      case "Enter":
+      case " ":
+        this.drop(e.shiftKey);
+        break;
+      case "Escape":
+        this.cancel(true);
+        break;
+      default:
+        if (e.key.length !== 1) return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+    if (step && this.carry) {
+      c.index = cycle(c.index, c.places.length, step);
+      this.show();
+      announce(`${this.placeText(c.places[c.index])}, ${c.index + 1} of ${c.places.length}`, "keys");
+    }
+  }
+
+  private cancel(say: boolean): void {
+    this.end();
+    if (say) announce("Put back", "keys");
+  }
+
+  private end(): void {
+    const c = this.carry;
+    this.carry = null;
+    if (!c) return;
+    for (const g of c.grabs) this.room.r.el(g.id)?.classList.remove("kbd-carried");
+    this.room.r.highlight(null);
+    this.room.dragHint(null);
+    this.hint.hidden = true;
+    this.spot.hidden = true;
+  }
+
+  private drop(faceDown: boolean): void {
+    const c = this.carry as Carry;
+    const place = c.places[c.index];
+    const d = this.resolve(c, place, faceDown);
+    const what = this.what(c.grabs);
+    const where = this.placeText(place);
+    this.end();
+    if (!d.ops.length) {
+      announce("Nothing moved", "keys");
+      return;
+    }
+    for (const op of d.ops) this.room.send(op);
+    this.room.changed();
+    announce(`${what} to ${where}`, "keys");
+    this.land(c, place, d);
+  }
+
+  /** Where focus goes after a drop: the card itself if it can take focus where it landed, else
+   *  the pile it joined, else what stands where it was picked up. */
+  private land(c: Carry, place: Place, d: Drop): void {
+    const room = this.room;
+    const ids = c.grabs.map((g) => g.id);
+    const spot = place.kind === "spot" ? d.ops.find((op) => op.op === "move" && "x" in op) : undefined;
+    const find = (): HTMLElement | null => {
+      const view = room.s.view;
+      for (const id of ids) {
+        const el = room.r.el(id);
+        if (el?.getAttribute("tabindex") === "0") return el;
+        const o = view.get(id);
+        if (isCard(o) && o.parent && isStack(view.get(o.parent))) return room.r.el(o.parent) ?? null;
+      }
+      if (spot && "x" in spot) {
+        for (const o of view.values()) if (o.t !== "hand" && !(isCard(o) && o.parent) && o.x === spot.x && o.y === spot.y) return room.r.el(o.id) ?? null;
+      }
+      if (place.kind === "object") return room.r.el(place.id) ?? null;
+      const order = this.order();
+      return order.length ? (room.r.el(order[Math.max(0, Math.min(c.from, order.length - 1))]) ?? null) : null;
+    };
+    this.refocus = { find, tries: 0 };
+  }
+
+  /** Called after every render: put focus back where a keyboard user expects it. */
+  afterRender(): void {
+    const room = this.room;
+    const active = document.activeElement;
+    const lost = !active || active === document.body;
+    if (this.refocus) {
+      const r = this.refocus;
+      const el = r.find();
+      const settled = !room.s.pending.length;
+      if (el && (lost || this.focusedId() !== null) && el !== active) this.focusEl(el);
+      if (settled && ++r.tries >= 2) this.refocus = null;
+    } else if (lost && this.had && !this.carry) {
+      // The focused object went away (moved into a pile, taken by someone): stay on the table.
+      const o = room.s.view.get(this.had.id);
+      const parent = isCard(o) && o.parent ? room.r.el(o.parent) : undefined;
+      if (!this.focusId(this.had.id) && !this.focusEl(parent)) {
+        const order = this.order();
+        if (order.length) this.focusId(order[Math.max(0, Math.min(this.had.index, order.length - 1))]);
+      }
+    }
+    const id = this.focusedId();
+    this.had = id ? { id, index: this.order().indexOf(id) } : lost ? this.had : null;
+    if (this.carry) {
+      if (this.carry.grabs.some((g) => !room.s.view.has(g.id))) this.cancel(true);
+      else this.show();
+    }
+  }
+
+  // --- places ------------------------------------------------------------------------------------
+
+  private items(c: Carry): DragItem[] {
+    const r = this.room.r;
+    const g = r.geom;
+    const view = this.room.s.view;
+    return c.grabs.map((gr) => {
+      const o = view.get(gr.id);
+      let w = CARD_W;
+      let hh = CARD_H;
+      if (gr.kind !== "card" && o) {
+        const b = isStack(o) ? stackBox(o) : WIDGET_SIZE[o.t];
+        if (b) {
+          w = b.w;
+          hh = b.h;
+        }
+      }
+      const at = r.stagePos(gr.id) ?? { x: 0, y: 0 };
+      return { id: gr.id, kind: gr.kind, x0: at.x, y0: at.y, x: at.x, y: at.y, w: w * g.s, h: hh * g.s };
+    });
+  }
+
+  /** The drop a mouse would make with the carried items over `place` (drop.ts decides). */
+  private resolve(c: Carry, place: Place, faceDown: boolean): Drop {
+    const room = this.room;
+    const s = room.s;
+    const g = room.r.geom;
+    const items = this.items(c);
+    let px = -1;
+    let py = -1;
+    let panelSeat: number | null = null;
+    if (place.kind === "object") {
+      const o = s.view.get(place.id);
+      const b = o ? objBox(s.view, o) : null;
+      if (b) {
+        const ctr = toStage(g, b.x + b.w / 2, b.y + b.h / 2);
+        px = ctr.x;
+        py = ctr.y;
+        for (const it of items) {
+          it.x = px - it.w / 2;
+          it.y = py - it.h / 2;
+        }
+      }
+    } else if (place.kind === "hand") {
+      px = g.hand.x + g.hand.w - g.hand.pad - 1;
+      py = g.hand.y + g.hand.h / 2;
+    } else if (place.kind === "seat") {
+      panelSeat = place.seat;
+    } else {
+      const first = items[0];
+      const at = this.spotFor(c);
+      items.forEach((it, k) => {
+        const p = toStage(g, at.x + k * 24, at.y + k * 24);
+        it.x = p.x;
+        it.y = p.y;
+      });
+      px = first.x + first.w / 2;
+      py = first.y + first.h / 2;
+    }
+    return resolveDrop({ s, g, items, px, py, panelSeat, faceDown, ov: room.ov });
+  }
+
+  private spotFor(c: Carry): { x: number; y: number } {
+    const g = this.room.r.geom;
+    const first = this.items(c)[0];
+    return freeSpot(this.room.s.view, first.w / g.s, first.h / g.s);
+  }
+
+  /** Would a drop over this place land there (nothing else on top of it, not under the hand)? */
+  private fits(c: Carry, place: Place): boolean {
+    const room = this.room;
+    if (place.kind === "seat" || place.kind === "hand") return true;
+    const g = room.r.geom;
+    if (place.kind === "spot") return true;
+    const o = room.s.view.get(place.id);
+    const b = o ? objBox(room.s.view, o) : null;
+    if (!b) return false;
+    const ctr = toStage(g, b.x + b.w / 2, b.y + b.h / 2);
+    if (inHandStrip(g, ctr.x, ctr.y)) return false;
+    const items = this.items(c).map((it) => ({ ...it, x: ctr.x - it.w / 2, y: ctr.y - it.h / 2 }));
+    return findTarget(room.s, g, items) === place.id;
+  }
+
+  private show(): void {
+    const c = this.carry;
+    if (!c) return;
+    const room = this.room;
+    const place = c.places[c.index];
+    this.spot.hidden = place.kind !== "spot";
+    if (place.kind === "object") room.r.highlight(room.r.el(place.id) ?? null);
+    else if (place.kind === "hand") room.r.highlight(room.r.handBg);
+    else if (place.kind === "seat") room.r.highlight(document.querySelector<HTMLElement>(`[data-drop-seat="${place.seat}"]`));
+    else {
+      room.r.highlight(null);
+      const g = room.r.geom;
+      const at = this.spotFor(c);
+      const p = toStage(g, at.x, at.y);
+      const first = this.items(c)[0];
+      this.spot.style.width = `${first.w}px`;
+      this.spot.style.height = `${first.h}px`;
+      this.spot.style.transform = `translate(${p.x}px, ${p.y}px)`;
+    }
+    this.hint.hidden = false;
+    this.hint.dataset.place = place.kind === "object" ? place.id : place.kind === "seat" ? `seat${place.seat}` : place.kind;
+    setText(this.hint, `${this.what(c.grabs)} → ${this.placeText(place)}  ·  ←/→ choose  ·  Enter drop  ·  Esc cancel`);
+  }
+
+  // --- words ---------------------------------------------------------------------------------------
+
+  private what(grabs: Grab[]): string {
+    const view = this.room.s.view;
+    if (grabs.length > 1) {
+      const cards = grabs.every((g) => g.kind === "card");
+      return cards ? `${grabs.length} cards` : `${grabs.length} things`;
+    }
+    const o = view.get(grabs[0].id);
+    if (!o) return "it";
+    if (isCard(o)) return cardName(o);
+    if (isStack(o)) return `the whole ${stackName(o)} (${o.cards.length} card${o.cards.length === 1 ? "" : "s"})`;
+    return objLabel(view, o, this.room.s.me.seat);
+  }
+
+  private placeText(place: Place): string {
+    const c = this.carry;
+    const s = this.room.s;
+    let text: string;
+    let key = "";
+    if (place.kind === "hand") {
+      text = "your hand";
+      key = "hand";
+    } else if (place.kind === "seat") text = `${place.name}'s hand`;
+    else if (place.kind === "spot") text = "an empty spot on the table";
+    else {
+      const o = s.view.get(place.id);
+      key = place.id;
+      text = !o ? "?" : isCard(o) ? `onto ${cardName(o)} (a new pile)` : objLabel(s.view, o, s.me.seat);
+    }
+    if (s.game && c && c.allowed.has(key)) text += " (allowed)";
+    return text;
+  }
+}
