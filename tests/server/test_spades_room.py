@@ -225,9 +225,11 @@ def _drag(c: TableClient) -> tuple[str, dict[str, Any]]:
 
 
 async def test_with_fill_a_computer_plays_for_a_seat_whose_person_was_removed(redis_server):
-    # Presence is settled every half second and a lost connection is held for half a second.
+    # Presence is settled every second and a lost connection is held for half a second. (A
+    # connection counts as live for 3 heartbeats; shorter ones could let a busy machine's
+    # stall mark Ana away too, and fill would then play for her.)
     srv = await start_server(make_config(redis_server.url, bot_delay_seconds=0.0,
-                                         grace_seconds=0.5, heartbeat_seconds=0.5))
+                                         grace_seconds=0.5, heartbeat_seconds=1.0))
     clients: list[TableClient] = []
 
     async def client() -> TableClient:
