@@ -199,3 +199,23 @@ async def create_and_join(pages: Pages, template: str = "standard") -> tuple[Any
     assert await enter_room(b) == code
     await wait_js(a, "s.players.length === 2")
     return a, b, code
+
+
+AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+async def axe_violations(page: Any,
+                         impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict]:
+    """Run axe-core (from web/node_modules, injected into the page: no network) over the whole
+    page; its violations of these impacts, each as {id, impact, help, nodes: [selector, why]}.
+    The page must come from a context opened with ``bypass_csp=True``: the page's policy allows
+    no inline script, and the injected one is the only script that needs the exception."""
+    if not AXE.exists():
+        skip_or_fail(f"{AXE} is missing (cd web && npm ci)")
+    if not await page.evaluate("() => !!window.axe"):
+        await page.add_script_tag(content=AXE.read_text())
+    found = await page.evaluate(
+        """async () => { const r = await window.axe.run(document, {resultTypes: ['violations']});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+          nodes: v.nodes.map(n => [n.target.join(' '), n.failureSummary])})); }""")
+    return [v for v in found if v["impact"] in impacts]

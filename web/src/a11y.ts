@@ -69,11 +69,11 @@ export function focusable(view: Objects, o: Obj, seat: number | null): boolean {
   return objBox(view, o) !== null;
 }
 
-/** Reading order on the table: rows of about a card's height, left to right within a row. */
+/** Reading order on the table: bands of 120 units by the top edge, left to right in a band. */
 function readingKey(view: Objects, o: Obj): [number, number] {
   const b = objBox(view, o);
   if (!b) return [Infinity, 0];
-  return [Math.floor((b.y + b.h / 2) / 120), b.x + b.w / 2];
+  return [Math.floor(b.y / 120), b.x + b.w / 2];
 }
 
 /** Every focusable object's id in Tab order: the table (reading order; a spread pile's cards
