@@ -11,12 +11,15 @@ import {
   type Obj,
   type Op,
   type StackObj,
+  TABLE_W,
 } from "./types";
 
 export type Objects = Map<string, Obj>;
 
-/** Spacing of a fanned ("row") stack, in table units. */
-export const FAN = 26;
+/** Spacing of a fanned ("row") stack, in table units: enough to show each card's corner. */
+export const FAN = 32;
+/** The closest a row's cards come when a long row has to fit the table. */
+const FAN_MIN = 12;
 
 export function applyDelta(objs: Objects, d: Delta): void {
   for (const o of d.set) objs.set(o.id, o);
@@ -101,8 +104,13 @@ export function stackBox(s: StackObj): Rect {
 
 function fanStep(s: StackObj): number {
   const n = s.cards.length;
-  if (s.w && s.w > CARD_W && n > 1) return Math.min(FAN, (s.w - CARD_W) / (n - 1));
-  return FAN;
+  if (n < 2) return FAN;
+  // A zone wide enough for the row keeps it inside; a pile (a deck is only a little wider than
+  // a card) spreads towards the table's right edge, as close as it must to stay on the table.
+  const inZone = s.w ? (s.w - CARD_W) / (n - 1) : 0;
+  if (inZone >= FAN_MIN) return Math.min(FAN, inZone);
+  const room = (TABLE_W - 16 - s.x - CARD_W) / (n - 1);
+  return Math.max(FAN_MIN, Math.min(FAN, room));
 }
 
 /** Where the card at `index` of stack `s` lies (top-left, table units). */

@@ -4,7 +4,7 @@
 
 import { cardReachable, isCard, isStack, objBox } from "./board";
 import { type DragItem, findTarget, resolveDrop } from "./drop";
-import { inHandStrip, panBy, toTable, type ViewPort, zoomAt } from "./geom";
+import { handIndexAt, inHandStrip, panBy, toTable, type ViewPort, zoomAt } from "./geom";
 import type { Renderer } from "./render";
 import type { State } from "./state";
 import type { Op } from "./types";
@@ -142,6 +142,20 @@ export function bindDrag(host: DragHost): void {
     return true;
   }
 
+  /** A layer over the whole page, lined up with the stage, for what is being dragged. */
+  let overlay: HTMLElement | null = null;
+  function lift(el: HTMLElement): void {
+    if (!overlay || !overlay.isConnected) {
+      overlay = document.createElement("div");
+      overlay.className = "drag-layer";
+      document.body.appendChild(overlay);
+    }
+    const r = stage.getBoundingClientRect();
+    overlay.style.left = `${r.left}px`;
+    overlay.style.top = `${r.top}px`;
+    overlay.appendChild(el);
+  }
+
   function startDrag(p: Press, e: PointerEvent): void {
     const s = host.s;
     const g = p.grab as Grab;
@@ -189,6 +203,8 @@ export function bindDrag(host: DragHost): void {
         resizable: gr.kind === "card" && grabs.length === 1,
       };
       for (const m of item.els) {
+        // Above everything on the page (the side panel too) while it moves.
+        lift(m.el);
         m.el.classList.add("dragging");
         m.el.style.zIndex = String(9_000_000 + k++);
         const id = m.el.dataset.id || (m.el.dataset.stack ? `badge:${m.el.dataset.stack}` : "");
@@ -248,7 +264,19 @@ export function bindDrag(host: DragHost): void {
           }),
       );
     }
-    // Feedback: highlight where it would land.
+    // Feedback: highlight where it would land; in the hand, the cards open a gap there.
+    const overHand = host.s.me.seat !== null && inHandStrip(g, px, py);
+    const cards = p.items.filter((it) => it.kind === "card");
+    let gap: number | null = null;
+    if (overHand && cards.length) {
+      const hand = host.s.view.get(`hand${host.s.me.seat}`);
+      const inHand = hand && hand.t === "hand" ? (hand.cards ?? []) : [];
+      gap = handIndexAt(g, inHand.filter((id) => !cards.some((c) => c.id === id)).length, px);
+    }
+    if (gap !== host.r.handGap) {
+      host.r.handGap = gap;
+      host.changed();
+    }
     const seat = panelSeatAt(p, px, py);
     if (host.s.me.seat !== null && inHandStrip(g, px, py)) host.r.highlight(host.r.handBg);
     else if (seat !== null) host.r.highlight(document.querySelector<HTMLElement>(`[data-drop-seat="${seat}"]`));
@@ -295,7 +323,11 @@ export function bindDrag(host: DragHost): void {
     }
     host.shareDrag([]);
     host.dragHint?.(null);
-    for (const it of p.items) for (const m of it.els) m.el.classList.remove("dragging");
+    host.r.handGap = null;
+    for (const it of p.items) for (const m of it.els) {
+      m.el.classList.remove("dragging");
+      host.r.layer.appendChild(m.el);
+    }
     host.r.dragging.clear();
     host.r.forget(p.items.flatMap((it) => it.els.map((m) => m.el.dataset.id || `badge:${m.el.dataset.stack}`)));
     for (const op of ops) host.send(op);
@@ -471,7 +503,7 @@ export function bindDrag(host: DragHost): void {
         }
         startDrag(p, e);
         if (!p.started) press = null;
-      } else if (p.type === "touch" && host.r.geom.vp.zoom > 1.001) {
+      } else if (p.type === "touch" && host.r.geom.pannable) {
         p.pan = pt;
         p.started = true;
       } else startBand(p);
@@ -516,7 +548,14 @@ export function bindDrag(host: DragHost): void {
     (e) => {
       const pt = stageXY(e);
       const g = host.r.geom;
-      if (inHandStrip(g, pt.x, pt.y)) return;
+      if (inHandStrip(g, pt.x, pt.y)) {
+        const d = Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.deltaY;
+        if (d) {
+          e.preventDefault();
+          host.r.scrollHand(d);
+        }
+        return;
+      }
       e.preventDefault();
       if (e.ctrlKey || e.metaKey || Math.abs(e.deltaX) < 1) {
         const factor = Math.exp(-e.deltaY * (e.ctrlKey ? 0.01 : 0.0015));

@@ -4,7 +4,7 @@ import { freeSpot, isCard, isStack } from "./board";
 import { toTable } from "./geom";
 import type { Room } from "./room";
 import { mayEdit } from "./state";
-import { TABLE_H, TABLE_W } from "./types";
+import { type StackObj, TABLE_H, TABLE_W } from "./types";
 import { dialogOpen, type MenuItem, showMenu } from "./ui";
 import { clamp } from "./util";
 
@@ -109,14 +109,42 @@ export function openMenu(
 
   const multi = id !== null && s.selected.has(id) && s.selected.size > 1;
   if (multi) {
-    const ids = [...s.selected];
+    const ids = [...s.selected].filter((i) => s.view.has(i));
     title = `${ids.length} selected`;
+    const cards = ids.filter((i) => {
+      const c = s.view.get(i);
+      return isCard(c) && !(c.parent && isStack(s.view.get(c.parent)));
+    });
+    const piles = ids.filter((i) => isStack(s.view.get(i)));
+    const target = piles.find((p) => (s.view.get(p) as StackObj).cards.length) ?? piles[0];
+    if (target && cards.length) {
+      const label = pileName(s.view.get(target) as StackObj).toLowerCase();
+      items.push({
+        label: `Put the card${cards.length === 1 ? "" : "s"} on the ${label}`,
+        testid: "onto-pile",
+        action: () => {
+          for (const c of cards) room.send({ op: "move", id: c, to: target });
+          s.selected.clear();
+        },
+      });
+    }
+    if (piles.length > 1) {
+      items.push({
+        label: "Stack the piles together",
+        testid: "merge-piles",
+        action: () => {
+          for (const p of piles) if (p !== target) room.send({ op: "move", id: p, to: target });
+          for (const c of cards) room.send({ op: "move", id: c, to: target });
+          s.selected.clear();
+        },
+      });
+    }
+    if (!piles.length && cards.length > 1) items.push({ label: "Gather into a pile", testid: "gather", action: () => room.gather(cards) });
+    if (piles.length === 1 && !cards.length) pileItems(room, piles[0], items);
     items.push(
       { label: "Flip all", key: "F", testid: "flip", action: () => room.flip(ids.map((i) => room.flipTarget(i))) },
       { label: "Rotate all 90°", key: "R", testid: "rotate", action: () => room.rotate(ids, 90) },
     );
-    const cards = ids.filter((i) => isCard(s.view.get(i)));
-    if (cards.length > 1) items.push({ label: "Gather into a pile", testid: "gather", action: () => room.gather(cards) });
     showMenu(title, items, clientX, clientY);
     return;
   }
@@ -145,29 +173,32 @@ export function openMenu(
     );
   } else if (o.t === "card") {
     const inMyHand = o.parent === `hand${s.me.seat}`;
-    title = inMyHand ? "Card in your hand" : "Card";
-    if (!inMyHand) {
-      items.push(
-        { label: "Flip", key: "F", testid: "flip", action: () => room.flip([o.id]) },
-        { label: "Rotate 90°", key: "R", testid: "rotate", action: () => room.rotate([o.id], 90) },
-        { label: "Rotate 180°", testid: "rotate180", action: () => room.rotate([o.id], 180) },
-        { label: "Take into my hand", testid: "take-card", action: () => room.toHand(o.id) },
-      );
-      const pile = room.pileOf(o.id);
-      if (pile) {
-        items.push(null);
-        pileItems(room, pile, items);
-      } else {
-        items.push(null, { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(o.id, !o.locked) });
-      }
-    } else {
+    const pile = room.pileOf(o.id);
+    if (inMyHand) {
+      title = "Card in your hand";
       items.push(
         { label: "Play face up", testid: "play", action: () => room.play(o.id, true) },
         { label: "Play face down", testid: "play-down", action: () => room.play(o.id, false) },
       );
+    } else if (pile) {
+      // A card on a pile stands for the pile: one menu, named after it.
+      const p = s.view.get(pile) as StackObj;
+      title = pileTitle(p);
+      items.push({ label: "Flip the top card", key: "F", testid: "flip", action: () => room.flip([o.id]) });
+      pileItems(room, pile, items);
+    } else {
+      title = "Card";
+      items.push(
+        { label: "Flip", key: "F", testid: "flip", action: () => room.flip([o.id]) },
+        { label: "Take into my hand", testid: "take-card", action: () => room.toHand(o.id) },
+        null,
+        { label: "Rotate 90°", key: "R", testid: "rotate", action: () => room.rotate([o.id], 90) },
+        { label: "Rotate 180°", testid: "rotate180", action: () => room.rotate([o.id], 180) },
+        { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(o.id, !o.locked) },
+      );
     }
   } else if (o.t === "stack") {
-    title = o.label || (o.holder ? "Zone" : "Pile");
+    title = pileTitle(o);
     pileItems(room, o.id, items);
   } else if (o.t === "chips") {
     title = o.label || "Chips";
@@ -214,6 +245,17 @@ export function openMenu(
   showMenu(title, allowed.filter((it, i, all) => it || (i > 0 && all[i - 1] && i < all.length - 1)), clientX, clientY);
 }
 
+/** What a pile is called in a menu: its label, else "Zone" or "Pile". */
+function pileName(p: StackObj): string {
+  return p.label || (p.holder && !p.cards.length ? "Zone" : "Pile");
+}
+
+function pileTitle(p: StackObj): string {
+  const n = p.cards.length;
+  return `${pileName(p)} · ${n} card${n === 1 ? "" : "s"}`;
+}
+
+/** A pile's menu (its label is changed in edit mode's "Size and layout…", with its size). */
 function pileItems(room: Room, pileId: string, items: (MenuItem | null)[]): void {
   const p = room.s.view.get(pileId);
   if (!isStack(p)) return;
@@ -228,21 +270,19 @@ function pileItems(room: Room, pileId: string, items: (MenuItem | null)[]): void
     );
     if (n > 1) {
       items.push(
+        {
+          label: p.layout === "row" ? "Stack into a pile" : "Spread out in a row",
+          testid: "layout",
+          action: () => room.send({ op: "update", id: p.id, layout: p.layout === "row" ? "pile" : "row" }),
+        },
         { label: "Split in half", testid: "split", action: () => room.split(p.id, Math.floor(n / 2)) },
-        { label: "Split off…", testid: "split-n", action: () => room.splitPrompt(p.id) },
       );
     }
-    items.push({
-      label: p.layout === "row" ? "Stack into a pile" : "Spread out in a row",
-      testid: "layout",
-      action: () => room.send({ op: "update", id: p.id, layout: p.layout === "row" ? "pile" : "row" }),
-    });
     items.push({ label: "Pick up the pile into my hand", testid: "pickup", action: () => room.send({ op: "move", id: p.id, to: `hand${room.s.me.seat}` }) });
   }
   items.push(null);
-  if (p.holder) items.push({ label: "Rename zone…", testid: "rename-obj", action: () => room.relabel(p.id, p.label) });
   items.push(
-    { label: "Rotate 90°", testid: "rotate", action: () => room.rotate([p.id], 90) },
+    { label: "Rotate 90°", key: "R", testid: "rotate", action: () => room.rotate([p.id], 90) },
     { label: p.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(p.id, !p.locked) },
     { label: n ? "Remove the pile and its cards" : "Remove", testid: "delete", danger: true, action: () => room.remove(p.id) },
   );

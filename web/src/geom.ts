@@ -13,6 +13,12 @@ export interface ViewPort {
 
 export const FIT: ViewPort = { zoom: 1, cx: TABLE_W / 2, cy: TABLE_H / 2 };
 export const MAX_ZOOM = 4;
+/** Table cards at least this wide (px) at zoom 1 when the table can't fit whole at that size:
+ *  a phone shows part of the table, readable, and the rest is a finger's pan away. */
+const MIN_CARD_PX = 50;
+/** The hand strip's caption column: beside the cards on a wide screen, a thin band on a phone. */
+const LABEL_W = 90;
+const LABEL_W_NARROW = 22;
 
 export interface Geom {
   w: number;
@@ -20,22 +26,36 @@ export interface Geom {
   vp: ViewPort;
   /** The scale at zoom 1. */
   s0: number;
+  /** The smallest zoom: the whole table in view. */
+  minZoom: number;
   /** table units -> stage pixels: px = ox + s * x */
   s: number;
   ox: number;
   oy: number;
-  hand: { x: number; y: number; w: number; h: number; cw: number; ch: number; pad: number };
+  /** Part of the table is out of view (a finger on the empty table pans it). */
+  pannable: boolean;
+  hand: { x: number; y: number; w: number; h: number; cw: number; ch: number; pad: number; label: number; scroll: number };
 }
 
-export function computeGeom(w: number, h: number, want: ViewPort = FIT): Geom {
+export function computeGeom(w: number, h: number, want: ViewPort = FIT, handScroll = 0): Geom {
   const handH = Math.round(clamp(h * 0.19, 90, 160));
   const pad = 8;
   const ch = handH - 2 * pad - 6;
   const cw = (ch * CARD_W) / CARD_H;
   const tableH = h - handH;
   const margin = 8;
-  const s0 = Math.max(0.05, Math.min((w - 2 * margin) / TABLE_W, (tableH - 2 * margin) / TABLE_H));
-  const zoom = clamp(want.zoom, 1, MAX_ZOOM);
+  // Fit the whole table ("contain"), a little more where the stage's shape leaves bands beside
+  // it (its rim is rarely used), and on a small screen enough for readable cards ("cover" at
+  // most: then the table fills the stage and pans).
+  const fitW = (w - 2 * margin) / TABLE_W;
+  const fitH = (tableH - 2 * margin) / TABLE_H;
+  const contain = Math.max(0.05, Math.min(fitW, fitH));
+  const cover = Math.max(0.05, fitW, fitH);
+  const wish = Math.max(contain * 1.15, MIN_CARD_PX / CARD_W);
+  // Close to filling the stage anyway: fill it (no thin empty bands above and below).
+  const s0 = wish >= cover * 0.75 ? cover : wish;
+  const minZoom = Math.min(1, contain / s0);
+  const zoom = clamp(want.zoom, minZoom, MAX_ZOOM);
   const s = s0 * zoom;
   // Keep the table covering the view once zoomed in: the centre can't wander off the edges.
   const fix = (c: number, size: number, avail: number) => {
@@ -45,12 +65,17 @@ export function computeGeom(w: number, h: number, want: ViewPort = FIT): Geom {
   const vp = { zoom, cx: fix(want.cx, TABLE_W, w), cy: fix(want.cy, TABLE_H, tableH) };
   const ox = w / 2 - vp.cx * s;
   const oy = tableH / 2 - vp.cy * s;
-  return { w, h, vp, s0, s, ox, oy, hand: { x: 0, y: tableH, w, h: handH, cw, ch, pad } };
+  const pannable = TABLE_W * s > w - 2 * margin + 0.5 || TABLE_H * s > tableH - 2 * margin + 0.5;
+  const label = w < 600 ? LABEL_W_NARROW : LABEL_W;
+  return {
+    w, h, vp, s0, minZoom, s, ox, oy, pannable,
+    hand: { x: 0, y: tableH, w, h: handH, cw, ch, pad, label, scroll: Math.max(0, handScroll) },
+  };
 }
 
 /** The viewport after zooming to `zoom` around stage point (px, py), which stays put. */
 export function zoomAt(g: Geom, px: number, py: number, zoom: number): ViewPort {
-  const z = clamp(zoom, 1, MAX_ZOOM);
+  const z = clamp(zoom, g.minZoom, MAX_ZOOM);
   const t = toTable(g, px, py);
   const s = g.s0 * z;
   return { zoom: z, cx: t.x - (px - g.w / 2) / s, cy: t.y - (py - g.hand.y / 2) / s };
@@ -73,13 +98,26 @@ export function inHandStrip(g: Geom, px: number, py: number): boolean {
   return py >= g.hand.y && py <= g.hand.y + g.hand.h && px >= g.hand.x && px <= g.hand.x + g.hand.w;
 }
 
+/** The closest hand cards come: enough to read each card's corner (rank and suit). */
+function minStep(g: Geom): number {
+  return Math.max(20, g.hand.cw * 0.24);
+}
+
+/** How far the hand can scroll (px): a long hand on a narrow screen runs past the strip. */
+export function handOverflow(g: Geom, n: number): number {
+  const { w, cw, pad, label } = g.hand;
+  const avail = w - 2 * pad - label;
+  return Math.max(0, cw + minStep(g) * Math.max(0, n - 1) - avail);
+}
+
 /** Positions (stage px, top-left) of `n` cards in the hand strip. */
 export function handSlots(g: Geom, n: number): { x: number; y: number; step: number } {
-  const { x, w, cw, pad } = g.hand;
-  const avail = w - 2 * pad - 90;
-  const step = n > 1 ? Math.min(cw + 8, Math.max(6, (avail - cw) / (n - 1))) : 0;
+  const { x, w, cw, pad, label } = g.hand;
+  const avail = w - 2 * pad - label;
+  const step = n > 1 ? Math.min(cw + 8, Math.max(minStep(g), (avail - cw) / (n - 1))) : 0;
   const total = cw + step * Math.max(0, n - 1);
-  const start = x + 90 + pad + Math.max(0, (avail - total) / 2);
+  const scroll = Math.min(g.hand.scroll, Math.max(0, total - avail));
+  const start = x + label + pad + Math.max(0, (avail - total) / 2) - scroll;
   return { x: start, y: g.hand.y + pad + 4, step };
 }
 

@@ -24,12 +24,19 @@ async function start(): Promise<void> {
     return;
   }
   let name = load(NAME_KEY);
-  while (!name) {
-    const got = await prompt("Your name at the table", { maxLength: 32, ok: "Join", hint: "Other players see this name." });
-    if (got && got.trim()) {
-      name = got.trim().slice(0, 32);
-      save(NAME_KEY, name);
+  if (!name) {
+    const got = await prompt("Your name at the table", {
+      maxLength: 32,
+      ok: "Join",
+      hint: "Other players see this name.",
+      required: "Type a name to join: the other players see it next to your seat.",
+    });
+    if (got === null) {
+      location.assign("/");
+      return;
     }
+    name = got.trim().slice(0, 32);
+    save(NAME_KEY, name);
   }
   const giveUp = Number(queryParam("giveup"));
   new Room(code, name, { giveUpAfter: Number.isFinite(giveUp) && giveUp > 0 ? giveUp : 60 });

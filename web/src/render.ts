@@ -7,7 +7,7 @@ import { focusable, objLabel } from "./a11y";
 import { backUrl, faceUrl } from "./cards";
 import { cardIds, cardInStack, containerOf, handCount, isCard, isHand, isStack, stackBox, topCardId, WIDGET_SIZE } from "./board";
 import { h, setText, toggleClass } from "./dom";
-import { computeGeom, FIT, type Geom, handSlots, type ViewPort } from "./geom";
+import { computeGeom, FIT, type Geom, handOverflow, handSlots, type ViewPort } from "./geom";
 import { handPlaces } from "./seating";
 import type { State } from "./state";
 import {
@@ -74,20 +74,48 @@ export class Renderer {
   }
 
   readonly zoomBox: HTMLElement;
+  /** Where a card dragged over the hand strip would land (index among the other cards). */
+  handGap: number | null = null;
+  private scrollBtns: HTMLElement[] = [];
+
+  /** A long hand on a narrow screen scrolls: arrows at the strip's ends (and the wheel). */
+  scrollHand(by: number): void {
+    this.geom.hand.scroll = Math.max(0, this.geom.hand.scroll + by);
+    this.onStale?.();
+  }
+
+  private handScroll(overflow: number): void {
+    const hand = this.geom.hand;
+    if (hand.scroll > overflow) hand.scroll = overflow;
+    if (!this.scrollBtns.length) {
+      for (const [dir, label] of [[-1, "Scroll your hand left"], [1, "Scroll your hand right"]] as const) {
+        const b = h("button", { type: "button", class: `hand-scroll ${dir < 0 ? "left" : "right"}`, "data-testid": `hand-scroll-${dir < 0 ? "left" : "right"}`, "aria-label": label, title: label }, dir < 0 ? "‹" : "›");
+        b.addEventListener("click", () => this.scrollHand(dir * Math.max(60, (this.geom.w - this.geom.hand.label) * 0.6)));
+        this.scrollBtns.push(b);
+        this.layer.appendChild(b);
+      }
+    }
+    const [left, right] = this.scrollBtns;
+    left.hidden = !(overflow > 0 && hand.scroll > 0);
+    right.hidden = !(overflow > 0 && hand.scroll < overflow);
+    const y = hand.y + (hand.h - 64) / 2;
+    left.style.transform = `translate(${hand.x + 2}px, ${y}px)`;
+    right.style.transform = `translate(${hand.x + hand.w - 46}px, ${y}px)`;
+  }
 
   /** Recompute the geometry from the stage size; returns true if it changed. */
   measure(): boolean {
     const w = this.stage.clientWidth;
     const hh = this.stage.clientHeight;
     if (w === this.geom.w && hh === this.geom.h) return false;
-    this.geom = computeGeom(w, hh, this.geom.vp);
+    this.geom = computeGeom(w, hh, this.geom.vp, this.geom.hand.scroll);
     return true;
   }
 
   /** Zoom/pan the table view (a local view setting: nothing is sent). */
   setView(vp: ViewPort): void {
-    this.geom = computeGeom(this.geom.w, this.geom.h, vp);
-    this.zoomBox.classList.toggle("zoomed", this.geom.vp.zoom > 1.001);
+    this.geom = computeGeom(this.geom.w, this.geom.h, vp, this.geom.hand.scroll);
+    this.zoomBox.classList.toggle("zoomed", Math.abs(this.geom.vp.zoom - 1) > 0.001);
   }
 
   el(id: string): HTMLElement | undefined {
@@ -155,12 +183,18 @@ export class Renderer {
     const mySeat = s.me.seat;
     for (const o of view.values()) {
       if (!isHand(o) || o.seat !== mySeat) continue;
-      const mine = cardIds(o);
-      const slots = handSlots(g, mine.length);
-      mine.forEach((cid, i) => {
+      const all = cardIds(o);
+      // While a card is dragged over the strip, the others make room where it would land.
+      const gap = this.handGap;
+      const mine = gap === null ? all : all.filter((cid) => !this.dragging.has(cid));
+      const slots = handSlots(g, mine.length + (gap === null ? 0 : 1));
+      this.handScroll(handOverflow(g, all.length));
+      all.forEach((cid) => {
         const c = view.get(cid);
         if (!isCard(c)) return;
         seen.add(cid);
+        const j = mine.indexOf(cid);
+        const i = gap !== null && j >= gap ? j + 1 : Math.max(0, j);
         this.card(c, slots.x + i * slots.step, slots.y, g.hand.cw, g.hand.ch, Z_HAND + i, "hand", true);
       });
     }
@@ -362,7 +396,7 @@ export class Renderer {
     rec.key = key;
     el.style.width = `${box.w * g.s}px`;
     el.style.height = `${box.h * g.s}px`;
-    el.style.fontSize = `${Math.max(9, 15 * g.s)}px`;
+    el.style.fontSize = `${Math.max(12, 15 * g.s)}px`;
     el.style.zIndex = String(z);
     el.style.transform = `translate(${g.ox + box.x * g.s}px, ${g.oy + box.y * g.s}px)${o.rot ? ` rotate(${o.rot}deg)` : ""}`;
   }
@@ -385,8 +419,9 @@ export class Renderer {
     toggleClass(rec.el, "hidden", !o.cards.length && o.holder);
     const box = stackBox(o);
     const bs = Math.max(0.8, g.s);
+    // At the bottom-right corner: the pile's label sits above it, and the two never meet.
     const x = g.ox + (box.x + box.w) * g.s - 14 * bs;
-    const y = g.oy + box.y * g.s - 12 * bs;
+    const y = g.oy + (box.y + box.h) * g.s - 12 * bs;
     const key = `${x}|${y}|${z}|${bs}`;
     if (rec.key === key || this.held(o.id) || this.remoteHeld.has(`badge:${o.id}`)) return;
     rec.key = key;
@@ -496,8 +531,10 @@ export class Renderer {
    * between the throttled updates). Rendering takes over again when the move is committed, or
    * after a second without news.
    */
-  remoteDrag(s: State, items: { id: string; x: number; y: number }[]): void {
+  remoteDrag(s: State, items: { id: string; x: number; y: number }[], by?: string): void {
     const g = this.geom;
+    const who = s.players.find((p) => p.id === by)?.name;
+    if (who && items.length) this.dragTag(items[0].id, who);
     for (const it of items) {
       const o = s.view.get(it.id);
       const el = this.el(it.id);
@@ -546,9 +583,22 @@ export class Renderer {
         this.remoteHeld.delete(key);
         const el = key.startsWith("badge:") ? this.badge(key.slice(6)) : this.el(key);
         el?.classList.remove("remote-drag");
+        el?.querySelector(":scope > .drag-tag")?.remove();
       }
       this.forget(t.keys);
     }
+  }
+
+  /** A name tag on what another player is dragging: who is moving it. */
+  private dragTag(id: string, name: string): void {
+    const el = this.el(id);
+    if (!el) return;
+    let tag = el.querySelector<HTMLElement>(":scope > .drag-tag");
+    if (!tag) {
+      tag = h("span", { class: "drag-tag", "data-testid": "drag-tag", "aria-hidden": "true" });
+      el.appendChild(tag);
+    }
+    if (tag.textContent !== name) tag.textContent = name;
   }
 
   private held(key: string): boolean {

@@ -101,7 +101,7 @@ export class Room implements DragHost {
         notice: (text, kind) => toast(text, kind),
         fatal: (kind, msg) => this.fatal(kind, msg),
         status: (left) => this.showBanner(left),
-        remoteDrag: (_by, items) => this.r.remoteDrag(this.s, items),
+        remoteDrag: (by, items) => this.r.remoteDrag(this.s, items, by),
       },
       { giveUpAfter: opts.giveUpAfter },
     );
@@ -229,7 +229,12 @@ export class Room implements DragHost {
       screen("screen-not-found", "Room not found", `There is no room ${prettyCode(code)}. It may have expired.`, [{ ...home, primary: true }]);
     } else if (kind === "full") {
       this.closed = true;
-      screen("screen-full", "This room is full", msg, [{ ...home, primary: true }]);
+      // The server's message is the title's sentence again: say it once, and say what to do.
+      const text = msg && !/^this room is full\.?$/i.test(msg.trim()) ? msg : "It has as many people as it can hold. Try again when someone leaves.";
+      screen("screen-full", "This room is full", text, [
+        { label: "Try again", testid: "try-again", action: () => location.reload() },
+        { ...home, primary: true },
+      ]);
     } else if (kind === "locked") {
       this.closed = true;
       screen("screen-locked", "This room is locked", msg || "The host has locked this room: no new players.", [
@@ -245,7 +250,8 @@ export class Room implements DragHost {
     } else if (kind === "bad-name") {
       void this.askNameAndRetry(msg);
     } else {
-      const el = screen("screen-disconnected", "Disconnected", "The connection to the table was lost. Your seat and hand are kept for you.", [
+      const kept = this.s.me.seat !== null ? " Your seat and hand are kept for you." : "";
+      const el = screen("screen-disconnected", "Disconnected", `The connection to the table was lost.${kept}`, [
         {
           label: "Rejoin",
           testid: "rejoin",
@@ -261,7 +267,7 @@ export class Room implements DragHost {
   }
 
   private async askNameAndRetry(msg: string): Promise<void> {
-    const name = await prompt("Your name", { hint: msg, value: this.s.me.name, maxLength: 32, ok: "Join" });
+    const name = await prompt("Your name", { hint: msg, value: this.s.me.name, maxLength: 32, ok: "Join", required: "Type a name to join." });
     if (name && name.trim()) {
       this.s.me.name = name.trim();
       save(NAME_KEY, this.s.me.name);
@@ -550,7 +556,7 @@ export class Room implements DragHost {
   // --- players ---------------------------------------------------------------------------------
 
   private async renameMe(): Promise<void> {
-    const got = await prompt("Your name", { value: this.s.me.name, maxLength: 32, ok: "Rename" });
+    const got = await prompt("Your name", { value: this.s.me.name, maxLength: 32, ok: "Rename", required: "A name can't be empty: the other players see it next to your seat." });
     if (got === null) return;
     const name = got.trim();
     if (!name) return;

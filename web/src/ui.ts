@@ -20,7 +20,13 @@ export function closeMenu(): void {
 export function showMenu(title: string, items: (MenuItem | null)[], clientX: number, clientY: number): void {
   closeMenu();
   const list = h("div", { class: "menu", role: "menu", "data-testid": "context-menu" });
-  if (title) list.appendChild(h("div", { class: "menu-title" }, title));
+  if (title) list.appendChild(h("div", { class: "menu-title", "data-testid": "menu-title" }, title));
+  // An item fires only on a press that began in the menu (or from the keyboard): the finger
+  // that long-pressed to open the menu lifts over an item, and that lift is not a choice.
+  let pressed = false;
+  list.addEventListener("pointerdown", () => {
+    pressed = true;
+  });
   for (const it of items) {
     if (!it) {
       list.appendChild(h("div", { class: "menu-sep" }));
@@ -34,6 +40,7 @@ export function showMenu(title: string, items: (MenuItem | null)[], clientX: num
     );
     b.addEventListener("click", (e) => {
       e.stopPropagation();
+      if (!pressed && e.detail !== 0) return;
       closeMenu();
       it.action();
     });
@@ -49,9 +56,25 @@ export function showMenu(title: string, items: (MenuItem | null)[], clientX: num
   (list.querySelector("button") as HTMLButtonElement | null)?.focus({ preventScroll: true });
 }
 
+export function menuOpen(): boolean {
+  return !!openMenuEl;
+}
+
 document.addEventListener("pointerdown", (e) => {
   if (openMenuEl && !openMenuEl.contains(e.target as Node)) closeMenu();
 });
+
+// Escape closes an open menu before anything else hears the key (capture phase).
+document.addEventListener(
+  "keydown",
+  (e) => {
+    if (e.key !== "Escape" || !openMenuEl) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    closeMenu();
+  },
+  true,
+);
 
 export function dialogOpen(): boolean {
   return !!document.querySelector(".modal");
@@ -60,7 +83,17 @@ export function dialogOpen(): boolean {
 /** Ask for a value in a small modal. Resolves to the text, or null when cancelled. */
 export function prompt(
   title: string,
-  opts: { value?: string; type?: "text" | "number"; min?: number; max?: number; ok?: string; hint?: string; maxLength?: number } = {},
+  opts: {
+    value?: string;
+    type?: "text" | "number";
+    min?: number;
+    max?: number;
+    ok?: string;
+    hint?: string;
+    maxLength?: number;
+    /** Refuse an empty answer, saying this (the dialog stays open). */
+    required?: string;
+  } = {},
 ): Promise<string | null> {
   return new Promise((resolve) => {
     const input = h("input", {
@@ -74,12 +107,14 @@ export function prompt(
     });
     const ok = h("button", { type: "submit", class: "primary", "data-testid": "prompt-ok" }, opts.ok || "OK");
     const cancel = h("button", { type: "button", "data-testid": "prompt-cancel" }, "Cancel");
+    const error = h("p", { class: "prompt-error", role: "alert", "data-testid": "prompt-error", hidden: true });
     const form = h(
       "form",
       { class: "modal-box" },
       h("h2", {}, title),
       opts.hint ? h("p", { class: "hint" }, opts.hint) : null,
       input,
+      error,
       h("div", { class: "modal-buttons" }, cancel, ok),
     );
     const modal = h("div", { class: "modal", "data-testid": "prompt" }, form);
@@ -89,6 +124,12 @@ export function prompt(
     };
     form.addEventListener("submit", (e) => {
       e.preventDefault();
+      if (opts.required && !input.value.trim()) {
+        error.textContent = opts.required;
+        error.hidden = false;
+        input.focus();
+        return;
+      }
       done(input.value);
     });
     cancel.addEventListener("click", () => done(null));
@@ -112,6 +153,9 @@ export function toast(text: string, kind: "error" | "info" = "info", ms = 4000):
     toastBox = h("div", { class: "toasts", role: "status", "aria-live": "polite" });
     document.body.appendChild(toastBox);
   }
+  // Above the hand strip (a room's own cards stay in sight), else at the bottom of the page.
+  const strip = document.querySelector(".hand-strip")?.getBoundingClientRect();
+  toastBox.style.bottom = strip && strip.height ? `${Math.max(24, window.innerHeight - strip.top + 12)}px` : "";
   const t = h("div", { class: `toast ${kind}`, "data-testid": "toast" }, text);
   toastBox.appendChild(t);
   while (toastBox.children.length > 4) toastBox.firstElementChild?.remove();
