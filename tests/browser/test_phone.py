@@ -17,6 +17,7 @@ from tests.browser.conftest import (
 
 pytestmark = BROWSER_TESTS
 
+OPEN = "() => document.querySelector('.room').classList.contains('panel-open')"
 PHONE = {"has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 
 
@@ -95,7 +96,8 @@ async def check_layout(page: Any) -> None:
     hand = await box_of(page, "[data-testid=my-hand]")
     # The table fills the stage above the hand: no band wider than the margin on any side.
     assert felt["y"] <= stage["y"] + 10 and felt["y"] + felt["height"] >= hand["y"] - 10
-    assert felt["x"] <= stage["x"] + 10 and felt["x"] + felt["width"] >= stage["x"] + stage["width"] - 10
+    assert felt["x"] <= stage["x"] + 10
+    assert felt["x"] + felt["width"] >= stage["x"] + stage["width"] - 10
     small = [b for b in await visible_buttons(page, ".topbar button, .zoom-buttons button")
              if b["w"] < 44 or b["h"] < 44]
     assert not small, small
@@ -125,7 +127,7 @@ async def test_phone_portrait_layout_hand_and_long_press(pages):
     await page.wait_for_function("() => window.__touchends > 0")
     await settled(page)
     assert await page.locator("[data-testid=context-menu]").is_visible()
-    assert next(o for o in (await dump(page))["server"] if o["id"] == "deck")["cards"].__len__() == 52
+    assert len(next(o for o in (await dump(page))["server"] if o["id"] == "deck")["cards"]) == 52
 
     # A tap of its own on an item does it: draw 16 cards into the hand.
     await finger.tap("[data-testid=menu-draw-n]")
@@ -140,7 +142,7 @@ async def test_phone_portrait_layout_hand_and_long_press(pages):
     xs = sorted([(await page.locator(f"[data-id='{c}']").bounding_box())["x"]
                  for c in next(o for o in (await dump(page))["server"]
                                if o["id"] == "hand0")["cards"]])
-    assert min(b - a for a, b in zip(xs, xs[1:])) >= 20
+    assert min(b - a for a, b in zip(xs, xs[1:], strict=False)) >= 20
     right = page.locator("[data-testid=hand-scroll-right]")
     assert await right.is_visible()
     rb = await right.bounding_box()
@@ -162,7 +164,8 @@ async def test_phone_portrait_layout_hand_and_long_press(pages):
     at = (min(last["x"] + last["width"] / 2, 370), last["y"] + last["height"] / 2)
     await finger.long_press(*at)
     under = await page.evaluate(
-        "([x, y]) => document.elementFromPoint(x, y)?.closest('[role=menuitem]')?.dataset.testid ?? null",
+        "([x, y]) => document.elementFromPoint(x, y)?.closest('[role=menuitem]')"
+        "?.dataset.testid ?? null",
         list(at))
     assert under is not None, "the menu should open under the finger for this check"
     ends = await page.evaluate("() => window.__touchends")
@@ -174,13 +177,13 @@ async def test_phone_portrait_layout_hand_and_long_press(pages):
 
     # The side panel is a drawer: it slides over the table and closes again.
     await finger.tap("[data-testid=panel-toggle]")
-    await page.wait_for_function("() => document.querySelector('.room').classList.contains('panel-open')")
+    await page.wait_for_function(OPEN)
     await settled(page)
     panel = await box_of(page, ".panel")
     assert panel["x"] >= 0 and panel["x"] + panel["width"] <= 391
     await shot(page, "phone-portrait-panel")
     await finger.tap("[data-testid=panel-toggle]")
-    await page.wait_for_function("() => !document.querySelector('.room').classList.contains('panel-open')")
+    await page.wait_for_function(f"() => !({OPEN})()")
 
 
 async def test_phone_landscape_layout(pages):
