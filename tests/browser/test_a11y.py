@@ -332,3 +332,19 @@ async def test_focus_ring_screenshots_desktop_and_phone(pages):
         await tab_to(page, "a.where === 'hand'")
         await settled(page)
         await shot(page, f"a11y-focus-hand-{name}")
+
+
+async def test_a_homemade_games_buttons_are_in_the_tab_order(pages):
+    page = await pages.open("/?name=Dee")
+    await page.click("[data-testid=library-start][data-name=poker]")
+    await enter_room(page)
+    await page.locator("[data-testid=auto-button]", has_text="New hand").wait_for()
+    # Tab reaches the button among the table's objects; Enter presses it.
+    await tab_to(page, "a.testid === 'auto-button'")
+    for _ in range(10):
+        if "New hand" in await page.evaluate("() => document.activeElement.textContent"):
+            break
+        await page.keyboard.press("ArrowRight")
+    assert "New hand" in await page.evaluate("() => document.activeElement.textContent")
+    await page.keyboard.press("Enter")
+    await wait_js(page, "s.objects.some(o => o.t === 'hand' && o.seat === s.me.seat && o.n > 0)")

@@ -55,8 +55,9 @@ export function objLabel(view: Objects, o: Obj, seat: number | null): string {
   }
 }
 
-/** Does this object take keyboard focus? Loose cards, piles, zones, widgets, every card of a
- *  spread-out pile, and the cards of your own hand; a card inside a pile is reached through it. */
+/** Does this object take keyboard focus? Loose cards, piles, zones, widgets, buttons, every card
+ *  of a spread-out pile, and the cards of your own hand; a card inside a pile is reached through
+ *  its pile. */
 export function focusable(view: Objects, o: Obj, seat: number | null): boolean {
   if (o.t === "hand") return false;
   if (o.t === "card") {
@@ -65,14 +66,12 @@ export function focusable(view: Objects, o: Obj, seat: number | null): boolean {
     if (isHand(p)) return p.seat === seat && seat !== null;
     return isStack(p) && p.layout === "row";
   }
-  if (o.t === "stack") return true;
-  return objBox(view, o) !== null;
+  return true; // piles, zones, widgets, buttons (kinds this page doesn't draw have no element)
 }
 
 /** Reading order on the table: bands of 120 units by the top edge, left to right in a band. */
 function readingKey(view: Objects, o: Obj): [number, number] {
-  const b = objBox(view, o);
-  if (!b) return [Infinity, 0];
+  const b = objBox(view, o) ?? { x: o.x, y: o.y, w: 0, h: 0 };
   return [Math.floor(b.y / 120), b.x + b.w / 2];
 }
 

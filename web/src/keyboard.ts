@@ -59,18 +59,24 @@ export class Keyboard {
     );
   }
 
-  /** The object that has keyboard focus, if any. */
+  /** The object that has keyboard focus, if any (a homemade game's button included). */
   focusedId(): string | null {
     const a = document.activeElement;
     if (!(a instanceof HTMLElement) || !this.room.r.layer.contains(a)) return null;
-    const id = a.closest<HTMLElement>("[data-id]")?.dataset.id;
+    const el = a.closest<HTMLElement>("[data-id], [data-button]");
+    const id = el?.dataset.id ?? el?.dataset.button;
     return id && this.room.s.view.has(id) ? id : null;
+  }
+
+  /** An object's element: drawn by render.ts, or a homemade game's button (homemade.ts). */
+  private elOf(id: string): HTMLElement | undefined {
+    return this.room.r.el(id) ?? this.room.r.layer.querySelector<HTMLElement>(`[data-button="${CSS.escape(id)}"]`) ?? undefined;
   }
 
   /** Ids in Tab order that are on the page and take focus now. */
   private order(): string[] {
     const s = this.room.s;
-    return focusOrder(s.view, s.me.seat).filter((id) => this.room.r.el(id)?.getAttribute("tabindex") === "0");
+    return focusOrder(s.view, s.me.seat).filter((id) => this.elOf(id)?.getAttribute("tabindex") === "0");
   }
 
   private focusEl(el: HTMLElement | null | undefined): boolean {
@@ -80,7 +86,7 @@ export class Keyboard {
   }
 
   private focusId(id: string): boolean {
-    return this.focusEl(this.room.r.el(id));
+    return this.focusEl(this.elOf(id));
   }
 
   // --- keys ----------------------------------------------------------------------------------------
@@ -104,7 +110,8 @@ export class Keyboard {
       }
       return;
     }
-    if (!id) return;
+    // A button presses itself (homemade.ts); only moving on is ours.
+    if (!id || (document.activeElement?.closest("[data-button]") && !e.key.startsWith("Arrow"))) return;
     switch (e.key) {
       case "Enter":
       case " ":
