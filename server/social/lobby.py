@@ -41,6 +41,27 @@ redis.call('EXPIRE', KEYS[4], ARGV[4])
 return 1
 """
 
+# The heartbeat's refresh of many online sockets at once: _ON for each, in one call.
+# KEYS: ONLINE, NAMES, then identity hash and sockets of each. ARGV: now, sockets ttl, then
+# identity, name entry, socket of each.
+_ON_MANY = """
+local now, ttl = ARGV[1], ARGV[2]
+local n = (#KEYS - 2) / 2
+for i = 0, n - 1 do
+  local hk, sk = KEYS[3 + 2 * i], KEYS[4 + 2 * i]
+  local id, entry, sid = ARGV[3 + 3 * i], ARGV[4 + 3 * i], ARGV[5 + 3 * i]
+  local old = redis.call('HGET', hk, 'o')
+  if old and old ~= entry then redis.call('ZREM', KEYS[2], old) end
+  redis.call('HSET', hk, 'o', entry)
+  redis.call('ZADD', KEYS[1], now, id)
+  redis.call('ZADD', KEYS[2], 0, entry)
+  redis.call('ZADD', sk, now, sid)
+  redis.call('EXPIRE', sk, ttl)
+end
+return n
+"""
+REFRESH_BATCH = 200  # sockets refreshed per script call: short enough not to stall Redis
+
 # KEYS: identity hash, ONLINE, NAMES, sockets. ARGV: identity, socket, drop sockets seen before.
 # The identity goes offline once it has no live socket left.
 _OFF = """
@@ -83,6 +104,7 @@ class Lobby:
         self.redis = redis
         self.timeout = timeout
         self._on: Any = redis.register_script(_ON)
+        self._on_many: Any = redis.register_script(_ON_MANY)
         self._off: Any = redis.register_script(_OFF)
         self._prune: Any = redis.register_script(_PRUNE)
 
@@ -95,14 +117,15 @@ class Lobby:
                                   max(60, int(self.timeout * 4)), sid]))
 
     async def refresh(self, online: list[tuple[str, str, str]], now: float) -> None:
-        """Heartbeat: (identity, sid, name) of this process's online sockets."""
-        if not online:
-            return
-        pipe = self.redis.pipeline(transaction=False)
-        for identity, sid, name in online:
-            pipe.eval(_ON, 4, *self._keys(identity), repr(now), identity,
-                      name_entry(name, identity), max(60, int(self.timeout * 4)), sid)
-        await call(pipe.execute())
+        """Heartbeat: (identity, sid, name) of this process's online sockets, a batch of them
+        per script call (10,000 online: bench/README.md, "The lobby")."""
+        ttl = max(60, int(self.timeout * 4))
+        for start in range(0, len(online), REFRESH_BATCH):
+            keys, args = [ONLINE, NAMES], [repr(now), ttl]
+            for identity, sid, name in online[start:start + REFRESH_BATCH]:
+                keys += [identity_key(identity), sockets_key(identity)]
+                args += [identity, name_entry(name, identity), sid]
+            await call(self._on_many(keys=keys, args=args))
 
     async def go_offline(self, identity: str, sid: str, now: float) -> None:
         await call(self._off(keys=self._keys(identity),

@@ -12,7 +12,7 @@ import pytest
 
 from server.client import OpFailed
 from server.http import ROOMS_KEY
-from server.social.keys import NAMES, ONLINE, identity_key
+from server.social.keys import NAMES, ONLINE, identity_key, sockets_key
 from server.social.lobby import PAGE, name_entry
 from tests.conftest import new_room
 
@@ -186,3 +186,39 @@ async def test_the_heartbeat_refreshes_online_identities(server, people):
     await server.app[HANDLERS_KEY].heartbeat()
     assert await redis.zscore(ONLINE, a.identity) > time.time() - 60
     assert [x["id"] for x in (await lobby(a, p))["players"]] == [a.identity]
+
+
+async def test_a_heartbeat_refreshes_many_sockets_in_batches(server, people):
+    """More online sockets than one script call takes (REFRESH_BATCH): every one is refreshed,
+    a renamed identity's old name entry goes, and the lobby lists each identity once."""
+    from server.social.lobby import REFRESH_BATCH, Lobby
+
+    p = prefix()
+    redis = server.app[ROOMS_KEY].store.redis
+    service = Lobby(redis, 15.0)
+    n = REFRESH_BATCH * 2 + 17
+    ids = [f"batch{p}{i:04d}" for i in range(n)]
+    for i, ident in enumerate(ids):
+        await redis.hset(identity_key(ident), "n", f"{p}{i:04d}")
+    online = [(ident, f"sid{i}", f"{p}{i:04d}") for i, ident in enumerate(ids)]
+    online.append((ids[0], "second-socket", f"{p}0000"))  # one identity, two sockets
+    try:
+        await service.refresh(online, time.time())
+        await service.refresh([(ids[1], "sid1", f"{p}x-renamed")], time.time())
+        await redis.hset(identity_key(ids[1]), "n", f"{p}x-renamed")
+        a = await people("Batch")
+        got = await lobby(a, p)
+        assert got["total"] == n
+        names = [x["name"] for x in got["players"]]
+        assert names == sorted(names) and f"{p}0001" not in names
+        last = await lobby(a, p, page=(n - 1) // PAGE)
+        assert last["players"][-1]["name"] == f"{p}x-renamed"
+        assert await redis.zcard(sockets_key(ids[0])) == 2
+    finally:
+        pipe = redis.pipeline(transaction=False)
+        pipe.zrem(ONLINE, *ids)
+        for i, ident in enumerate(ids):
+            pipe.zrem(NAMES, name_entry(f"{p}{i:04d}", ident))
+        pipe.zrem(NAMES, name_entry(f"{p}x-renamed", ids[1]))
+        pipe.delete(*[identity_key(i) for i in ids])
+        await pipe.execute()
