@@ -328,6 +328,11 @@ async def test_focus_ring_screenshots_desktop_and_phone(pages):
             " return [cs.outlineStyle, cs.outlineWidth, cs.boxShadow]; }")
         assert ring[0] == "solid" and ring[1] == "3px" and ring[2] != "none", ring
         await shot(page, f"a11y-focus-deck-{name}")
+        # A keyboard works on a small screen too: the deck's top card into the hand.
+        await page.keyboard.press("Enter")
+        await page.locator("[data-testid=kbd-hint][data-place=hand]").wait_for()
+        await page.keyboard.press("Enter")
+        await wait_js(page, "!s.pending.length && s.server.find(o => o.id === 'hand0').n === 5")
         await page.keyboard.press("Shift+Tab")  # the table wraps: from the first object…
         await tab_to(page, "a.where === 'hand'")
         await settled(page)
