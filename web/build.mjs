@@ -6,6 +6,7 @@ import { gzipSync } from "node:zlib";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
+import { buildCourts } from "./courts.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, "dist");
@@ -29,6 +30,7 @@ try {
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 for (const f of ["index.html", "app.css"]) copyFileSync(join(here, "static", f), join(dist, f));
+buildCourts(dist);
 
 const options = {
   entryPoints: [join(here, "src", "main.ts")],

@@ -240,3 +240,23 @@ async def test_wide_screen_uses_the_space(pages):
         # No empty band wider than a tenth of the stage beside the table.
         assert felt["x"] - stage["x"] <= stage["width"] / 10, (viewport, felt, stage)
         await shot(page, f"desktop-table-{viewport[0]}")
+
+
+async def test_court_cards_have_figures(pages):
+    page, _ = await new_room(pages)
+    await page.click(DECK_BADGE, button="right")
+    await page.click("[data-testid=menu-draw-n]")
+    await page.fill("[data-testid=prompt-input]", "52")
+    await page.click("[data-testid=prompt-ok]")
+    await wait_js(page, "s.server.find(o => o.id === 'hand0').cards.length === 52")
+    # Every jack, queen and king shows a picture from the svg-cards package, loaded.
+    await page.wait_for_function(
+        """() => { const imgs = [...document.querySelectorAll('[data-where=hand][data-face] img')]
+            .filter(i => /^[CDHS]1[123]$/.test(i.closest('[data-face]').dataset.face));
+          return imgs.length === 12 && imgs.every(i => i.src.includes('/assets/cards/')
+            && i.complete && i.naturalWidth > 0); }""")
+    await settled(page)
+    await shot(page, "desktop-hand-52")
+    # The pictures travel with their licence.
+    licence = await page.request.get(f"{pages.server.url}/assets/cards/LICENSE")
+    assert licence.ok and "LESSER GENERAL PUBLIC LICENSE" in (await licence.text()).upper()

@@ -236,7 +236,12 @@ export function faceSvg(face: string): string {
   return textFace(face);
 }
 
+/** Jacks, queens and kings are pictures from the svg-cards package, cut out at build time
+ *  (web/courts.mjs): real figures instead of a letter with a crown. */
+const COURT = /^[CDHS]1[123]$/;
+
 export function faceUrl(face: string): string {
+  if (COURT.test(face)) return `/assets/cards/${face}.svg`;
   const custom = customFace(face);
   if (custom?.image) return imageUrl(custom.image);
   if (custom) return url("f:" + face, () => textFace(custom.text, custom.color || BLACK));
