@@ -184,6 +184,12 @@ async def test_phone_portrait_layout_hand_and_long_press(pages):
     await shot(page, "phone-portrait-panel")
     await finger.tap("[data-testid=panel-toggle]")
     await page.wait_for_function(f"() => !({OPEN})()")
+    # ... and a touch on the table beside it closes it too.
+    await finger.tap("[data-testid=panel-toggle]")
+    await page.wait_for_function(OPEN)
+    await settled(page)
+    await page.touchscreen.tap(20, 400)
+    await page.wait_for_function(f"() => !({OPEN})()")
 
 
 async def test_phone_landscape_layout(pages):

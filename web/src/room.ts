@@ -123,6 +123,8 @@ export class Room implements DragHost {
     this.r.onStale = () => this.changed();
     bindDrag(this);
     bindKeys(this);
+    // The side panel is a drawer on a narrow screen: a touch on the table closes it.
+    stage.addEventListener("pointerdown", () => this.root.classList.remove("panel-open"), true);
     this.keys = new Keyboard(this);
     window.addEventListener("resize", () => {
       if (this.r.measure()) {
