@@ -141,6 +141,8 @@ async def test_a_public_table_is_listed_in_the_lobby_and_joined_from_there(pages
     await a.click("[data-testid=host-public]")
     await a.locator("[data-testid=public-state]", has_text="Listed in the lobby").wait_for()
     assert (await dump(a))["public"] is True
+    await settled(a)
+    await shot(a, "host-public")
 
     # Ben, on the home page, sees it among the public tables and joins it.
     b = await pages.open("/?name=Ben")

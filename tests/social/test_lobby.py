@@ -137,7 +137,8 @@ async def test_a_free_table_can_be_public(server, people):
 
 
 async def test_lobby_page_with_ten_thousand_online(server, people):
-    """10,000 identities put online directly in Redis; a lobby page is one page of them."""
+    """10,000 identities put online directly in Redis; a lobby page is one page of them. (The
+    figures with real polling clients: ``python -m bench.lobby``, bench/README.md.)"""
     p = prefix()
     redis = server.app[ROOMS_KEY].store.redis
     now = time.time()
