@@ -100,14 +100,21 @@ class RedisStore:
     """The one store implementation. ``url`` is any redis-py URL (``redis://``, ``unix://``)."""
 
     def __init__(self, url: str, *, log_cap: int = 200, ttl_seconds: int = 14 * 24 * 3600,
-                 socket_timeout: float = 2.0) -> None:
+                 socket_timeout: float = 2.0, max_connections: int = 64,
+                 pool_wait: float = 5.0) -> None:
         self.url = url
         self.log_cap = log_cap
         self.ttl = ttl_seconds
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(
-            url, socket_timeout=socket_timeout, socket_connect_timeout=socket_timeout,
+        # A blocking pool: with thousands of players more commands are in flight at once than
+        # redis-py's default pool holds (100, and past that it raises at once); here they
+        # wait for a free connection (one Redis thread serves them all anyway), and only a
+        # wait past ``pool_wait`` counts as the store being unavailable.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=max_connections, timeout=pool_wait,
+            socket_timeout=socket_timeout, socket_connect_timeout=socket_timeout,
             health_check_interval=5, retry_on_timeout=False,
         )
+        self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)  # closes the pool with it
         self._create = self.redis.register_script(_CREATE)
         self._commit = self.redis.register_script(_COMMIT)
         self._log_range = self.redis.register_script(_LOG_RANGE)
