@@ -224,7 +224,9 @@ class RoomService:
                 before = set(table.players)
                 env = self._env()
                 change = reduce(table, intent, env)
-                if change is None:
+                if change is None:  # nothing to do, nothing changed (a heartbeat, a timer)
+                    if cached.table is None and self._cache.get(code) is cached:
+                        cached.table = table
                     return None
                 deltas = build_deltas(table, change, by)
                 blob = encode_table(table)
