@@ -33,7 +33,7 @@ from typing import Any
 import aiohttp
 
 from bench import profile
-from bench.report import CpuSample, Row, percentile, render
+from bench.report import CpuSample, Row, percentile, render, rss_kb
 from bench.targets import REPO, TARGETS, Launch, Target, tail
 
 START_DELAY = 0.3  # seconds between sending a phase command and the phase starting
@@ -69,6 +69,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="appendfsync of the redis-server the bench starts ('off': no AOF; "
                         "default everysec)")
     p.add_argument("--json", type=Path, default=None, help="also write the results here")
+    p.add_argument("--paced-only", action="store_true",
+                   help="skip the unpaced throughput phase (for many players: thousands of "
+                        "closed loops only measure a queue); CPU per move from the paced phase")
     p.add_argument("--profile", type=Path, default=None, metavar="DIR",
                    help="py-spy the server processes during the throughput window; collapsed "
                         "stacks go to DIR, a summary is printed (needs py-spy; adds load)")
@@ -149,15 +152,18 @@ async def create_rooms(url: str, n: int, seats: int) -> list[str]:
     player creates the card it moves)."""
     layout = json.loads((REPO / "server" / "library" / "standard.json").read_text())
     layout.update(seats=seats, edit="all")
-    out = []
+    gate = asyncio.Semaphore(16)
+
+    async def one(http: aiohttp.ClientSession) -> str:
+        async with gate, http.post(f"{url}/api/rooms", json={"game_file": layout}) as resp:
+            body = await resp.json()
+            if resp.status != 201:
+                raise RuntimeError(f"POST /api/rooms: {resp.status} {body}")
+            code: str = body["code"]
+            return code
+
     async with aiohttp.ClientSession() as http:
-        for _ in range(n):
-            async with http.post(f"{url}/api/rooms", json={"game_file": layout}) as resp:
-                body = await resp.json()
-                if resp.status != 201:
-                    raise RuntimeError(f"POST /api/rooms: {resp.status} {body}")
-                out.append(body["code"])
-    return out
+        return list(await asyncio.gather(*(one(http) for _ in range(n))))
 
 
 async def run_phase(workers: list[WorkerProc], roles: dict[int, str], args: argparse.Namespace,
@@ -210,13 +216,24 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
             players = [{"url": urls[(i + j) % len(urls)], "name": f"r{i}p{j}"}
                        for j in range(args.players)]
             specs[i % n_workers]["rooms"].append({"code": code, "players": players})
+        servers = [p.popen.pid for p in launch.procs if p.role == "server"]
+        rss_idle = sum(rss_kb(pid) or 0 for pid in servers)
+        n_players = args.rooms * args.players
+        setup_timeout = max(40.0, n_players / 25)
+        at_once = max(1, 8 // n_workers)  # under the server's 10 code lookups per address
         for w, spec in zip(workers, specs, strict=True):
-            w.send(spec)
+            w.send({**spec, "setup_timeout": setup_timeout, "joins_at_once": at_once})
         for w in workers:
-            ready = await w.answer(60)
+            ready = await w.answer(setup_timeout + 20)
             _merge_errors(row.errors, ready.get("errors", {}))
-        log(f"  servers up in {t_started - began:.1f} s, {args.rooms * args.players} clients "
+        log(f"  servers up in {t_started - began:.1f} s, {n_players} clients "
             f"joined in {time.monotonic() - t_started:.1f} s")
+        rss_full = sum(rss_kb(pid) or 0 for pid in servers)
+        row.rss_mb = rss_full / 1024
+        row.kb_per_conn = (rss_full - rss_idle) / n_players
+        log(f"  server memory: {rss_idle / 1024:.0f} MB before the rooms, {row.rss_mb:.0f} MB "
+            f"with {n_players} players joined: {row.kb_per_conn:.1f} KB per connection "
+            "(room and presence included)")
         roles = {os.getpid(): "bench"}
         roles.update({p.popen.pid: p.role for p in launch.procs})
         roles.update({w.proc.pid: "clients" for w in workers})
@@ -228,14 +245,15 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
                     spies.append(profile.record(p.popen.pid, args.seconds, out))
                     row.profiles.append(str(out))
 
-        tp, row.cpu = await run_phase(workers, roles, args, "throughput",
-                                      start_profiles if args.profile else None)
-        for spy in spies:
-            await asyncio.to_thread(spy.wait, args.seconds + 20)
-        row.moves_s = sum(r["moves"] for r in tp) / args.seconds
-        row.events_s = sum(r["deltas"] for r in tp) / args.seconds
-        for r in tp:
-            _merge_errors(row.errors, r["errors"])
+        if not args.paced_only:
+            tp, row.cpu = await run_phase(workers, roles, args, "throughput",
+                                          start_profiles if args.profile else None)
+            for spy in spies:
+                await asyncio.to_thread(spy.wait, args.seconds + 20)
+            row.moves_s = sum(r["moves"] for r in tp) / args.seconds
+            row.events_s = sum(r["deltas"] for r in tp) / args.seconds
+            for r in tp:
+                _merge_errors(row.errors, r["errors"])
 
         lat, row.cpu_paced = await run_phase(workers, roles, args, "latency")
         row.paced_s = sum(r["moves"] for r in lat) / args.seconds
@@ -248,9 +266,16 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
         for r in lat:
             _merge_errors(row.errors, r["errors"])
             _merge_errors(row.late, r.get("late", {}))
+        if row.paced_s:
+            server_ms = row.cpu_paced.get("server", 0.0) * 10 / row.paced_s
+            log(f"  paced phase: {row.paced_s:,.0f} moves/s, server CPU "
+                f"{row.cpu_paced.get('server', 0.0):.0f}% of a core = {server_ms:.3f} ms/move "
+                f"(heartbeats and pings included), store {row.cpu_paced.get('store', 0.0):.0f}%")
     except Exception as exc:  # one target failing must not lose the others' figures
         row.failed = f"{type(exc).__name__}: {exc}"
         log(f"  {target.name} FAILED: {row.failed}")
+        for p in launch.procs:
+            log(f"  --- {p.name} log, last lines:\n{tail(p.log, 3000)}")
     finally:
         t_stop = time.monotonic()
         for spy in spies:

@@ -30,6 +30,18 @@ def cpu_ticks(pid: int) -> int | None:
         return None
 
 
+def rss_kb(pid: int) -> int | None:
+    """Resident memory of one process, in KB (None if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        return None
+    return None
+
+
 def children(pid: int) -> list[int]:
     out: list[int] = []
     try:
@@ -125,6 +137,8 @@ class Row:
     profiles: list[str] = field(default_factory=list)  # py-spy collapsed stacks (--profile)
     failed: str | None = None
     seconds: float = 0.0  # wall time of this target, start to stop
+    rss_mb: float | None = None  # server processes' resident memory with every player joined
+    kb_per_conn: float | None = None  # its growth from before the rooms, per player
 
     def as_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
