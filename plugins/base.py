@@ -148,17 +148,21 @@ class Outcome:
 class Scoreboard:
     """Scores in one shape for every game. ``columns`` are column titles (a player's or a side's
     name; the engine gets the names), ``rows`` one per finished hand/deal/round with one cell per
-    column, ``totals`` the running totals, ``note`` a line under it (``"First to 500"``)."""
+    column, ``totals`` the running totals, ``note`` a line under it (``"First to 500"``).
+    ``scored`` says how many leading columns are the game's scores (0: all of them); the rest are
+    running counts shown in the sheet only (Spades' bags), so a one-line summary can skip them."""
 
     columns: tuple[str, ...]
     rows: tuple[tuple[str, tuple[int | str, ...]], ...]
     totals: tuple[int, ...]
     note: str = ""
+    scored: int = 0
 
     def as_data(self) -> dict[str, Any]:
         return {"columns": list(self.columns),
                 "rows": [{"label": label, "cells": list(cells)} for label, cells in self.rows],
-                "totals": list(self.totals), "note": self.note}
+                "totals": list(self.totals), "note": self.note,
+                "scored": self.scored or len(self.columns)}
 
 
 @dataclass(frozen=True)

@@ -932,6 +932,7 @@ class Spades:
             rows=tuple(rows),
             totals=(*state.scores, *state.bags),
             note=f"First to {state.options.target}; {BAG_LIMIT} bags cost {BAG_PENALTY}",
+            scored=2,
         )
 
     def reveal(self, state: SpadesState) -> list[RevealLine] | None:

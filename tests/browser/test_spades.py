@@ -241,6 +241,9 @@ async def test_one_person_and_three_computers_play_a_deal_to_the_score_sheet(pag
     for side in (0, 1):
         shown = await sheet.locator(f"[data-testid=score-total-{side}]").text_content()
         assert shown == str(state.scores[side])
+    # The one-line summary on the Scores button names the sides' scores, not their bag counts.
+    summary = await a.locator("[data-testid=game-scores]").text_content() or ""
+    assert str(state.scores[0]) in summary and "bags" not in summary
     assert sum(len(t.cards) for t in state.tricks) == 52
     await sheet.locator("[data-testid=reveal]").wait_for()
     await settled(a)

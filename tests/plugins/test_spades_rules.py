@@ -785,6 +785,7 @@ def test_words_status_scoreboard_and_reveal() -> None:
         ("Deal 1", ("bid 4 + nil, took 6: -58", "bid 7, took 7: +70", "2 (+2)", "0")),
     )
     assert board.totals == (-58, 70, 2, 0) and board.note == "First to 500; 10 bags cost 100"
+    assert board.as_data()["scored"] == 2  # the summary line shows scores, not bag counts
     reveal = ENGINE.reveal(state)
     assert reveal is not None and len(reveal) == 4
     assert sorted(c for line in reveal for c in line.cards) == sorted(STANDARD)

@@ -186,7 +186,7 @@ export class GameUI {
 
     const board = g.scoreboard;
     this.scoresBtn.hidden = !board && !g.reveal && !g.outcome;
-    if (board) setText(this.scoresBtn, board.columns.map((c, i) => `${c} ${board.totals[i] ?? 0}`).join(" · "));
+    if (board) setText(this.scoresBtn, board.columns.slice(0, board.scored ?? board.columns.length).map((c, i) => `${c} ${board.totals[i] ?? 0}`).join(" · "));
 
     this.glow(this.targets(g));
     this.markMelds(playing ? this.meldsInView(g) : null);

@@ -131,6 +131,8 @@ export interface Scoreboard {
   rows: { label: string; cells: (number | string)[] }[];
   totals: number[];
   note: string;
+  /** How many leading columns are scores; the rest (Spades' bags) appear in the sheet only. */
+  scored?: number;
 }
 
 /** One player's cards shown after a hand: melds, the rest, points, a line of words. */
