@@ -142,9 +142,11 @@ async def test_phone_portrait_layout_hand_and_long_press(pages):
     await shot(page, "phone-portrait-hand")
 
     # The hand is fanned with every card's corner showing, and it scrolls to the rest.
-    xs = sorted([(await page.locator(f"[data-id='{c}']").bounding_box())["x"]
-                 for c in next(o for o in (await dump(page))["server"]
-                               if o["id"] == "hand0")["cards"]])
+    # (Where each card is laid, before its little fan turn.)
+    xs = sorted(await page.evaluate(
+        """() => [...document.querySelectorAll('[data-where=hand]')].map(e =>
+            Number(/translate\\(([-\\d.e]+)px/.exec(e.style.transform)[1]))"""))
+    assert len(xs) == 16
     assert min(b - a for a, b in zip(xs, xs[1:], strict=False)) >= 20
     right = page.locator("[data-testid=hand-scroll-right]")
     assert await right.is_visible()

@@ -195,7 +195,10 @@ export class Renderer {
         seen.add(cid);
         const j = mine.indexOf(cid);
         const i = gap !== null && j >= gap ? j + 1 : Math.max(0, j);
-        this.card(c, slots.x + i * slots.step, slots.y, g.hand.cw, g.hand.ch, Z_HAND + i, "hand", true);
+        // Overlapping cards fan out a little, like a hand held in the fingers.
+        const k = slots.step < g.hand.cw * 0.6 ? i - (all.length + (gap === null ? 0 : 1) - 1) / 2 : 0;
+        const turn = Math.max(-9, Math.min(9, k * 0.7));
+        this.card(c, slots.x + i * slots.step, slots.y + Math.abs(turn) * 0.6, g.hand.cw, g.hand.ch, Z_HAND + i, "hand", true, turn);
       });
     }
     const myHand = mySeat === null ? undefined : view.get(`hand${mySeat}`);
@@ -355,7 +358,7 @@ export class Renderer {
       if (wasSet && hadFace !== (c.face !== undefined)) flipAnim(rec.img);
     }
     // In a pile the pile's rotation counts; loose cards have their own.
-    const rot = where === "table" ? c.rot % 360 : where === "stack" ? extraRot % 360 : 0;
+    const rot = where === "table" ? c.rot % 360 : where === "stack" || where === "hand" ? extraRot % 360 : 0;
     const key = `${where}|${reachable}|${x.toFixed(1)}|${y.toFixed(1)}|${w.toFixed(1)}|${hgt.toFixed(1)}|${rot}|${z}|${c.up}|${c.parent}`;
     if (rec.key === key) return;
     rec.key = key;
