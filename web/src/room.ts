@@ -116,7 +116,7 @@ export class Room implements DragHost {
         { class: "zoom-buttons" },
         zoomBtn("−", "zoom-out", "Zoom out (-)", 1 / 1.4),
         zoomBtn("+", "zoom-in", "Zoom in (+)", 1.4),
-        zoomBtn("⤢", "zoom-fit", "Show the whole table (0)", 0),
+        zoomBtn("⤢", "zoom-fit", "Back to the usual view (0)", 0),
       ),
     );
     this.homemade = new Homemade(this.r, { press: (id) => this.edit.press(id), menu: (b, x, y) => this.edit.buttonMenu(b, x, y) });
