@@ -65,6 +65,11 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 async def phone_room(pages: Any, viewport: tuple[int, int] = (390, 844)) -> tuple[Any, Finger]:
     page = await pages.open("/?name=Pia", viewport=viewport, **PHONE)
     finger = await Finger.on(page)
+    await page.locator("[data-testid=create-room]").wait_for()
+    small = [b for b in await visible_buttons(page, ".home button, .home input, .home select")
+             if b["h"] < 44]
+    assert not small, small
+    await shot(page, f"phone-home-{viewport[0]}")
     await page.select_option("[data-testid=template]", "standard")
     await finger.tap("[data-testid=create-room]")
     await enter_room(page)
