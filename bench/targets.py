@@ -115,7 +115,7 @@ class Launch:
             time.sleep(0.02)
         raise RuntimeError("redis-server did not answer PING:\n" + tail(proc.log))
 
-    def cardtable(self, redis_url: str | None = None) -> str:
+    def cardtable(self, redis_url: str | None = None, bot_delay: float | None = None) -> str:
         """``cardtable serve`` on a free port: embedded store under a temp dir, or ``redis_url``.
 
         Every bench client comes from 127.0.0.1, so by default the per-connection and
@@ -126,6 +126,9 @@ class Launch:
         port = free_port()
         exe = shutil.which("cardtable", path=str(Path(sys.executable).parent)) or "cardtable"
         args = [exe, "serve", "--host", HOST, "--port", str(port), "--log-level", "warning"]
+        if bot_delay is not None:  # the same server, computer players' pause overridden
+            args = [sys.executable, "-m", "bench.gameserver", "--bot-delay", str(bot_delay),
+                    *args[2:]]
         if not self.stock:
             args += ["--ops-per-second", "1e9", "--ops-burst", "1000000000",
                      "--joins-per-minute", "1000000000"]
