@@ -37,7 +37,11 @@ export interface Geom {
   hand: { x: number; y: number; w: number; h: number; cw: number; ch: number; pad: number; label: number; scroll: number };
 }
 
-export function computeGeom(w: number, h: number, want: ViewPort = FIT, handScroll = 0): Geom {
+/**
+ * `whole`: the table must fit whole when it can at a readable size (a rule game lays its places
+ * out to the edges); otherwise a free-play table may lose a little of its rim to use the width.
+ */
+export function computeGeom(w: number, h: number, want: ViewPort = FIT, handScroll = 0, whole = false): Geom {
   const handH = Math.round(clamp(h * 0.19, 90, 160));
   const pad = 8;
   const ch = handH - 2 * pad - 6;
@@ -53,7 +57,8 @@ export function computeGeom(w: number, h: number, want: ViewPort = FIT, handScro
   const cover = Math.max(0.05, fitW, fitH);
   const wish = Math.max(contain * 1.15, MIN_CARD_PX / CARD_W);
   // Close to filling the stage anyway: fill it (no thin empty bands above and below).
-  const s0 = wish >= cover * 0.75 ? cover : wish;
+  const readable = contain * CARD_W >= MIN_CARD_PX;
+  const s0 = whole && readable ? contain : wish >= cover * 0.75 ? cover : wish;
   const minZoom = Math.min(1, contain / s0);
   const zoom = clamp(want.zoom, minZoom, MAX_ZOOM);
   const s = s0 * zoom;

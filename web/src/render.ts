@@ -74,6 +74,8 @@ export class Renderer {
   }
 
   readonly zoomBox: HTMLElement;
+  /** A rule game is on: its table is shown whole when that is readable (see computeGeom). */
+  private whole = false;
   /** Where a card dragged over the hand strip would land (index among the other cards). */
   handGap: number | null = null;
   private scrollBtns: HTMLElement[] = [];
@@ -108,13 +110,13 @@ export class Renderer {
     const w = this.stage.clientWidth;
     const hh = this.stage.clientHeight;
     if (w === this.geom.w && hh === this.geom.h) return false;
-    this.geom = computeGeom(w, hh, this.geom.vp, this.geom.hand.scroll);
+    this.geom = computeGeom(w, hh, this.geom.vp, this.geom.hand.scroll, this.whole);
     return true;
   }
 
   /** Zoom/pan the table view (a local view setting: nothing is sent). */
   setView(vp: ViewPort): void {
-    this.geom = computeGeom(this.geom.w, this.geom.h, vp, this.geom.hand.scroll);
+    this.geom = computeGeom(this.geom.w, this.geom.h, vp, this.geom.hand.scroll, this.whole);
     this.zoomBox.classList.toggle("zoomed", Math.abs(this.geom.vp.zoom - 1) > 0.001);
   }
 
@@ -134,6 +136,10 @@ export class Renderer {
   }
 
   render(s: State): void {
+    if ((s.game !== null) !== this.whole) {
+      this.whole = s.game !== null;
+      this.setView(this.geom.vp);
+    }
     const g = this.geom;
     const view = s.view;
     place(this.felt, g.ox, g.oy, TABLE_W * g.s, TABLE_H * g.s);

@@ -53,3 +53,13 @@ test("spreading a deck lays its cards apart, inside the table", () => {
   const small = { ...deck, cards: ["a", "b", "c"] };
   assert.ok(cardInStack(small, 1).x - cardInStack(small, 0).x >= 30);
 });
+
+test("a rule game's table is shown whole where that is readable, not on a phone", () => {
+  const laptop = computeGeom(1086, 748, FIT, 0, true);
+  assert.ok(TABLE_W * laptop.s <= 1086 && TABLE_H * laptop.s <= tableH(laptop));
+  assert.equal(laptop.pannable, false);
+  const free = computeGeom(1086, 748);
+  assert.ok(free.s > laptop.s);
+  const phone = computeGeom(390, 738, FIT, 0, true);
+  assert.ok(CARD_W * phone.s >= 50);
+});
