@@ -67,6 +67,9 @@ class Source(Protocol):
 
     async def version(self, code: str) -> int: ...
 
+    def moved_on(self, code: str, version: int) -> None:
+        """Another process committed ``version`` of the room (so a cached older state is stale)."""
+
 
 Send = Callable[[str, Any, list[str]], Awaitable[None]]  # event, data, sids
 Gone = Callable[[Conn, str], Awaitable[None]]  # connection, reason ("away" | "host" | ...)
@@ -327,7 +330,9 @@ class Feeds:
         if feed is None:
             return
         entry = _unpack(raw)
-        feed.push(int(entry["v"]), entry)
+        version = int(entry["v"])
+        self.source.moved_on(code, version)
+        feed.push(version, entry)
 
     async def prune(self) -> None:
         """Close the feeds of rooms this process no longer has connections in."""

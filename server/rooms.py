@@ -142,6 +142,14 @@ class RoomService:
         self._cache[code] = cached
         return cached
 
+    def moved_on(self, code: str, version: int) -> None:
+        """Another process committed ``version``: forget an older cached state now, so the next
+        operation here reads the new one instead of losing a version race (a wasted commit and
+        a back-off pause) to find out."""
+        cached = self._cache.get(code)
+        if cached is not None and cached.version < version:
+            del self._cache[code]
+
     async def load_table(self, code: str) -> Table:
         """The latest committed table, read from the store."""
         return decode_table((await self._load(code)).blob)
