@@ -213,7 +213,8 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
         codes = await create_rooms(urls[0], args.rooms, args.players)
         specs: list[dict[str, Any]] = [{"rooms": [], "seed": k} for k in range(n_workers)]
         for i, code in enumerate(codes):
-            players = [{"url": urls[(i + j) % len(urls)], "name": f"r{i}p{j}"}
+            players = [{"url": urls[(i + j if target.placement == "spread" else i) % len(urls)],
+                        "name": f"r{i}p{j}"}
                        for j in range(args.players)]
             specs[i % n_workers]["rooms"].append({"code": code, "players": players})
         servers = [p.popen.pid for p in launch.procs if p.role == "server"]

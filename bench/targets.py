@@ -210,6 +210,10 @@ class Target:
     name: str
     description: str
     start: Callable[[Launch], list[str]]
+    # How players reach several servers: "spread" (player j of room i -> urls[(i + j) % n]:
+    # every room is written by every process) or "room" (room i -> urls[i % n]: a room's
+    # players share one process, as behind a load balancer that routes by room).
+    placement: str = "spread"
 
 
 def _baseline(launch: Launch) -> list[str]:
@@ -237,4 +241,7 @@ TARGETS: list[Target] = [
            "starts (AOF fsync per --redis-fsync)", _cardtable_redis),
     Target("cardtable-2proc", "two cardtable serve processes on one redis-server; each room's "
            "players spread over both", _two_processes),
+    Target("cardtable-2proc-rooms", "two cardtable serve processes on one redis-server; the "
+           "rooms split between them (a room's players on one process)", _two_processes,
+           placement="room"),
 ]
