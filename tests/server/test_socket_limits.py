@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+import aiohttp
 import pytest
 
 from server.store.embedded import EmbeddedRedis
-from tests.conftest import RunningServer, make_config, new_room, start_server
+from tests.conftest import RunningServer, make_config, start_server
 from tests.server.helpers import server_table
 from tests.server.test_guessing import (
     DEFAULT_MISSES,
@@ -42,6 +43,15 @@ async def strict(redis_server: EmbeddedRedis, clock: SteppedClock
     await running.stop()
 
 
+async def _room_from(http: aiohttp.ClientSession, server: RunningServer) -> str:
+    """A room created from the test's own address: the suite's other tests create theirs from
+    127.0.0.1 on the real clock, and on this test's stepped clock (set in the past) those
+    creations would all still be inside the window."""
+    async with http.post(f"{server.url}/api/rooms", json={"template": "standard"}) as resp:
+        assert resp.status == 201, await resp.text()
+        return str((await resp.json())["code"])
+
+
 async def _answer(sock: RawSocket) -> tuple[str, dict[str, Any]]:
     """The one answer to a `join`: `joined` (and its snapshot) or an `error`."""
     name, data = await sock.next("joined", "error")
@@ -51,8 +61,8 @@ async def _answer(sock: RawSocket) -> tuple[str, dict[str, Any]]:
 
 
 async def test_reclaiming_a_seat_with_its_token_is_not_counted_as_a_join(strict, clock):
-    code = await new_room(strict)
     async with from_addr("127.66.8.1") as home, from_addr("127.66.8.2") as elsewhere:
+        code = await _room_from(elsewhere, strict)
         ana = await RawSocket.open(home, strict.url)
         joined = await ana.join(code, "Ana")
         others = [await RawSocket.open(home, strict.url) for _ in range(2)]
@@ -97,9 +107,9 @@ async def test_a_socket_join_to_an_unknown_code_is_a_counted_guess(redis_server,
     # Joins are not limited here (the suite's 10,000 a minute): only the miss limit can refuse.
     srv = await start_server(make_config(redis_server.url, **DEFAULT_MISSES, clock=clock))
     try:
-        code = await new_room(srv)
         api = f"{srv.url}/api/rooms"
         async with from_addr("127.66.9.1") as guesser, from_addr("127.66.9.2") as bystander:
+            code = await _room_from(bystander, srv)
             for n in range(3):  # three misses over HTTP...
                 assert await status(guesser, f"{api}/{miss_code(n)}") == 404
             sock = await RawSocket.open(guesser, srv.url)
