@@ -271,7 +271,9 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
             server_ms = row.cpu_paced.get("server", 0.0) * 10 / row.paced_s
             log(f"  paced phase: {row.paced_s:,.0f} moves/s, server CPU "
                 f"{row.cpu_paced.get('server', 0.0):.0f}% of a core = {server_ms:.3f} ms/move "
-                f"(heartbeats and pings included), store {row.cpu_paced.get('store', 0.0):.0f}%")
+                f"(heartbeats and pings included), store {row.cpu_paced.get('store', 0.0):.0f}%"
+                f", clients {row.cpu_paced.get('clients', 0.0):.0f}%, other "
+                f"{row.cpu_paced.get('other', 0.0):.0f}%")
     except Exception as exc:  # one target failing must not lose the others' figures
         row.failed = f"{type(exc).__name__}: {exc}"
         log(f"  {target.name} FAILED: {row.failed}")

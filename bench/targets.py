@@ -131,7 +131,8 @@ class Launch:
                     *args[2:]]
         if not self.stock:
             args += ["--ops-per-second", "1e9", "--ops-burst", "1000000000",
-                     "--joins-per-minute", "1000000000"]
+                     "--joins-per-minute", "1000000000", "--misses-per-minute", "1000000000",
+                     "--misses-per-day", "1000000000"]
         args += ["--redis-url", redis_url] if redis_url else ["--data-dir", str(data / "var")]
         proc = self._spawn("server", f"cardtable-{port}", args, data)
         url = f"http://{HOST}:{port}"
