@@ -73,7 +73,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="skip the unpaced throughput phase (for many players: thousands of "
                         "closed loops only measure a queue); CPU per move from the paced phase")
     p.add_argument("--profile", type=Path, default=None, metavar="DIR",
-                   help="py-spy the server processes during the throughput window; collapsed "
+                   help="py-spy the server processes during the throughput window (the paced "
+                        "one with --paced-only); collapsed "
                         "stacks go to DIR, a summary is printed (needs py-spy; adds load)")
     args = p.parse_args(argv)
     if args.seconds is None:
@@ -256,7 +257,11 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
             for r in tp:
                 _merge_errors(row.errors, r["errors"])
 
-        lat, row.cpu_paced = await run_phase(workers, roles, args, "latency")
+        lat, row.cpu_paced = await run_phase(
+            workers, roles, args, "latency",
+            start_profiles if args.profile and args.paced_only else None)
+        for spy in spies:
+            await asyncio.to_thread(spy.wait, args.seconds + 20)
         row.paced_s = sum(r["moves"] for r in lat) / args.seconds
         row.paced_goal = args.rate * args.rooms
         delta = sorted(x / 1000 for r in lat for x in r["delta_us"])
