@@ -36,6 +36,10 @@ class Finger:
         await self.cdp.send("Input.dispatchTouchEvent",
                             {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
 
+    async def move(self, x: float, y: float) -> None:
+        await self.cdp.send("Input.dispatchTouchEvent",
+                            {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+
     async def up(self) -> None:
         await self.cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
@@ -208,3 +212,116 @@ async def test_phone_landscape_layout(pages):
     page, finger = await phone_room(pages, viewport=(844, 390))
     await check_layout(page)
     await shot(page, "phone-landscape-table")
+
+
+# --- a game on an upright phone (issue 13): the whole table in view, cards readable -------------
+
+IN_VIEW = """() => {
+  const st = document.querySelector('[data-testid=stage]').getBoundingClientRect();
+  const hand = document.querySelector('[data-testid=my-hand]').getBoundingClientRect();
+  const bottom = Math.min(hand.top, innerHeight);
+  const sel = '[data-testid=other-hand-name], .fan-card, [data-testid=counter], '
+    + '[data-testid=label], [data-testid=stack], [data-testid=card][data-where=stack]';
+  const out = [];
+  for (const el of document.querySelectorAll(sel)) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const inside = r.left >= Math.max(0, st.left) - 0.5 && r.right <= Math.min(innerWidth, st.right) + 0.5
+      && r.top >= st.top - 0.5 && r.bottom <= bottom + 0.5;
+    out.push({what: el.dataset.id || el.dataset.testid || el.className, inside,
+              box: [r.left, r.top, r.right, r.bottom].map(Math.round)});
+  }
+  return out;
+}"""
+
+
+async def phone_game(pages: Any, game: str, bots: tuple[int, ...]) -> tuple[Any, Finger]:
+    page = await pages.open("/?name=Pia", viewport=(390, 844), **PHONE)
+    finger = await Finger.on(page)
+    await page.locator(f"[data-testid=game-select] option[value={game}]").wait_for(
+        state="attached")
+    await page.select_option("[data-testid=game-select]", game)
+    await finger.tap("[data-testid=create-room]")
+    await enter_room(page)
+    await finger.tap("[data-testid=panel-toggle]")
+    await page.wait_for_function(OPEN)
+    for seat in bots:
+        await finger.tap(f"[data-testid=bot-{seat}]")
+        await wait_js(page, "s.players.some(p => p.bot && p.seat === arg)", seat)
+    await finger.tap("[data-testid=panel-toggle]")
+    await page.wait_for_function(f"() => !({OPEN})()")
+    await wait_js(page, "s.game && !s.game.waiting", None)
+    await page.locator("[data-testid=other-hand] .fan-card").nth(len(bots) * 10 - 1).wait_for()
+    await settled(page)
+    return page, finger
+
+
+async def assert_whole_table(page: Any, seats: int) -> None:
+    """Every other hand (its cards and its name), every marker and every zone in view above the
+    hand strip, and table cards at least 40 px wide."""
+    assert await page.locator("[data-testid=other-hand]").count() == seats - 1
+    names = await page.locator("[data-testid=other-hand-name]").count()
+    assert names == seats - 1
+    boxes = await page.evaluate(IN_VIEW)
+    out = [b for b in boxes if not b["inside"]]
+    assert not out, out
+    kinds = {b["what"] for b in boxes}
+    assert "other-hand-name" in kinds and "fan-card" in kinds, kinds
+    card_w = await page.evaluate("() => window.__cardtable.room.r.cardSize('table').w")
+    assert card_w >= 40, card_w
+
+
+async def test_spades_on_an_upright_phone_shows_the_whole_table(pages):
+    page, finger = await phone_game(pages, "spades", (1, 2, 3))
+    await assert_whole_table(page, 4)
+    # Four places, four trick zones: none on top of another.
+    tricks = [await box_of(page, f"[data-id=trick{p}]") for p in range(4)]
+    for i, a in enumerate(tricks):
+        for b in tricks[i + 1:]:
+            assert not overlap(a, b), (a, b)
+    await shot(page, "phone-spades-bidding")
+    # Bid (the pad takes taps), then every player's bid label is on the table, all in view.
+    for _ in range(8):
+        await wait_js(page, "s.pending.length === 0 && (s.game.view.bids.every(b => b !== null)"
+                            " || s.game.controls.some(c => c.action.type === 'bid'))")
+        g = (await dump(page))["game"]
+        if all(b is not None for b in g["view"]["bids"]):
+            break
+        await finger.tap("[data-testid=bid-pad] [data-testid=bid][data-bid='3']")
+        await wait_js(page, "s.game.view.bids[0] !== null")
+    await page.locator("[data-testid=label]").nth(3).wait_for()
+    await settled(page)
+    await assert_whole_table(page, 4)
+    labels = await page.locator("[data-testid=label]").count()
+    counters = await page.locator("[data-testid=counter]").count()
+    assert labels == 4 and counters == 6, (labels, counters)
+    # Play a card by dragging it up out of the hand onto the middle, when it is our turn.
+    await wait_js(page, "s.pending.length === 0 && s.game.controls.some(c => "
+                        "c.action.type === 'play')", timeout=20_000)
+    face = next(c["cards"][0] for c in (await dump(page))["game"]["controls"]
+                if c["action"]["type"] == "play")
+    card = await box_of(page, f"[data-testid=card][data-where=hand][data-face='{face}']")
+    trick = await box_of(page, "[data-id=trick0]")
+    # (Its left edge: the next card of the hand covers the rest.)
+    x0, y0 = card["x"] + 10, card["y"] + card["height"] / 2
+    x1, y1 = trick["x"] + trick["width"] / 2, trick["y"] + trick["height"] / 2
+    await finger.down(x0, y0)
+    for i in range(1, 11):
+        await finger.move(x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)
+    await finger.up()
+    await wait_js(page, "s.pending.length === 0 && !s.game.view.hand.includes(arg)", face)
+    await settled(page)
+    tcard = await page.evaluate("""() => Math.max(0, ...[...document.querySelectorAll(
+        '[data-testid=card][data-where=stack]')].map(e => e.getBoundingClientRect().width))""")
+    assert tcard >= 40, tcard
+    await assert_whole_table(page, 4)
+    await shot(page, "phone-spades-playing")
+
+
+async def test_gin_on_an_upright_phone_shows_the_whole_table(pages):
+    page, _ = await phone_game(pages, "gin_rummy", (1,))
+    await assert_whole_table(page, 2)
+    stock = await page.evaluate("""() => [...document.querySelectorAll(
+        '[data-testid=card][data-parent=stock]')].map(e => e.getBoundingClientRect().width)""")
+    assert stock and min(stock) >= 40, stock
+    await shot(page, "phone-gin")

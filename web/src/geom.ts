@@ -34,15 +34,48 @@ export interface Geom {
   oy: number;
   /** Part of the table is out of view (a finger on the empty table pans it). */
   pannable: boolean;
+  /** The table's size in table units: TABLE_W x TABLE_H, or a game's portrait table. */
+  tw: number;
+  th: number;
   hand: { x: number; y: number; w: number; h: number; cw: number; ch: number; pad: number; label: number; scroll: number };
+}
+
+/** The hand strip's height on a stage `h` px tall. */
+function handHeight(h: number): number {
+  return Math.round(clamp(h * 0.19, 90, 160));
+}
+
+/** A portrait table's width (table units): cards (100 wide) at least 40 px on a 390 px phone. */
+export const PORTRAIT_W = 900;
+
+/**
+ * The portrait table a game is drawn on when the stage (w x h px, the hand strip included) is
+ * upright (clearly taller than wide above the hand), else null: PORTRAIT_W wide, as tall as
+ * the stage's shape makes it (so that it fills the stage at the scale that fits its width).
+ */
+export function portraitTable(w: number, h: number): { w: number; h: number } | null {
+  const tw = w - 16;
+  const th = h - handHeight(h) - 16;
+  if (tw <= 0 || th < tw * 1.15) return null;
+  return { w: PORTRAIT_W, h: Math.round(clamp((th * PORTRAIT_W) / tw, 1000, 1800)) };
 }
 
 /**
  * `whole`: the table must fit whole when it can at a readable size (a rule game lays its places
  * out to the edges); otherwise a free-play table may lose a little of its rim to use the width.
  */
-export function computeGeom(w: number, h: number, want: ViewPort = FIT, handScroll = 0, whole = false): Geom {
-  const handH = Math.round(clamp(h * 0.19, 90, 160));
+export function computeGeom(
+  w: number,
+  h: number,
+  want: ViewPort = FIT,
+  handScroll = 0,
+  whole = false,
+  table: { w: number; h: number } | null = null,
+): Geom {
+  // A game's portrait table (see portraitTable) is always shown whole.
+  const TW = table ? table.w : TABLE_W;
+  const TH = table ? table.h : TABLE_H;
+  const handH = handHeight(h);
   const pad = 8;
   const ch = handH - 2 * pad - 6;
   const cw = (ch * CARD_W) / CARD_H;
@@ -51,14 +84,14 @@ export function computeGeom(w: number, h: number, want: ViewPort = FIT, handScro
   // Fit the whole table ("contain"), a little more where the stage's shape leaves bands beside
   // it (its rim is rarely used), and on a small screen enough for readable cards ("cover" at
   // most: then the table fills the stage and pans).
-  const fitW = (w - 2 * margin) / TABLE_W;
-  const fitH = (tableH - 2 * margin) / TABLE_H;
+  const fitW = (w - 2 * margin) / TW;
+  const fitH = (tableH - 2 * margin) / TH;
   const contain = Math.max(0.05, Math.min(fitW, fitH));
   const cover = Math.max(0.05, fitW, fitH);
   const wish = Math.max(contain * 1.15, MIN_CARD_PX / CARD_W);
   // Close to filling the stage anyway: fill it (no thin empty bands above and below).
   const readable = contain * CARD_W >= MIN_CARD_PX;
-  const s0 = whole && readable ? contain : wish >= cover * 0.75 ? cover : wish;
+  const s0 = table || (whole && readable) ? contain : wish >= cover * 0.75 ? cover : wish;
   const minZoom = Math.min(1, contain / s0);
   const zoom = clamp(want.zoom, minZoom, MAX_ZOOM);
   const s = s0 * zoom;
@@ -67,13 +100,13 @@ export function computeGeom(w: number, h: number, want: ViewPort = FIT, handScro
     const half = (avail / 2 - margin) / s;
     return size * s <= avail - 2 * margin ? size / 2 : clamp(c, half, size - half);
   };
-  const vp = { zoom, cx: fix(want.cx, TABLE_W, w), cy: fix(want.cy, TABLE_H, tableH) };
+  const vp = { zoom, cx: fix(want.cx, TW, w), cy: fix(want.cy, TH, tableH) };
   const ox = w / 2 - vp.cx * s;
   const oy = tableH / 2 - vp.cy * s;
-  const pannable = TABLE_W * s > w - 2 * margin + 0.5 || TABLE_H * s > tableH - 2 * margin + 0.5;
+  const pannable = TW * s > w - 2 * margin + 0.5 || TH * s > tableH - 2 * margin + 0.5;
   const label = w < 600 ? LABEL_W_NARROW : LABEL_W;
   return {
-    w, h, vp, s0, minZoom, s, ox, oy, pannable,
+    w, h, vp, s0, minZoom, s, ox, oy, pannable, tw: TW, th: TH,
     hand: { x: 0, y: tableH, w, h: handH, cw, ch, pad, label, scroll: Math.max(0, handScroll) },
   };
 }

@@ -8,7 +8,7 @@ import { backUrl, faceUrl } from "./cards";
 import { cardIds, cardInStack, containerOf, handCount, isCard, isHand, isStack, stackBox, topCardId, WIDGET_SIZE } from "./board";
 import { h, setText, toggleClass } from "./dom";
 import { computeGeom, FIT, type Geom, handOverflow, handSlots, type ViewPort } from "./geom";
-import { handPlaces } from "./seating";
+import { handPlaces, type TableSize } from "./seating";
 import type { State } from "./state";
 import {
   CARD_H,
@@ -20,8 +20,6 @@ import {
   type LabelObj,
   type Obj,
   type StackObj,
-  TABLE_H,
-  TABLE_W,
 } from "./types";
 
 interface Rec {
@@ -76,6 +74,8 @@ export class Renderer {
   readonly zoomBox: HTMLElement;
   /** A rule game is on: its table is shown whole when that is readable (see computeGeom). */
   private whole = false;
+  /** The portrait table a game is drawn on (null: the landscape one). */
+  private table: TableSize | null = null;
   /** Where a card dragged over the hand strip would land (index among the other cards). */
   handGap: number | null = null;
   private scrollBtns: HTMLElement[] = [];
@@ -110,13 +110,13 @@ export class Renderer {
     const w = this.stage.clientWidth;
     const hh = this.stage.clientHeight;
     if (w === this.geom.w && hh === this.geom.h) return false;
-    this.geom = computeGeom(w, hh, this.geom.vp, this.geom.hand.scroll, this.whole);
+    this.geom = computeGeom(w, hh, this.geom.vp, this.geom.hand.scroll, this.whole, this.table);
     return true;
   }
 
   /** Zoom/pan the table view (a local view setting: nothing is sent). */
   setView(vp: ViewPort): void {
-    this.geom = computeGeom(this.geom.w, this.geom.h, vp, this.geom.hand.scroll, this.whole);
+    this.geom = computeGeom(this.geom.w, this.geom.h, vp, this.geom.hand.scroll, this.whole, this.table);
     this.zoomBox.classList.toggle("zoomed", Math.abs(this.geom.vp.zoom - 1) > 0.001);
   }
 
@@ -136,15 +136,26 @@ export class Renderer {
   }
 
   render(s: State): void {
-    if ((s.game !== null) !== this.whole) {
+    if ((s.game !== null) !== this.whole || s.table !== this.table) {
+      const reshaped = s.table !== this.table;
       this.whole = s.game !== null;
+      this.table = s.table;
       this.setView(this.geom.vp);
+      // A new table shape: its middle in the middle of the view.
+      if (reshaped) this.setView({ zoom: 1, cx: this.geom.tw / 2, cy: this.geom.th / 2 });
     }
     const g = this.geom;
     const view = s.view;
-    place(this.felt, g.ox, g.oy, TABLE_W * g.s, TABLE_H * g.s);
+    place(this.felt, g.ox, g.oy, g.tw * g.s, g.th * g.s);
+    // Widgets are drawn scaled: their buttons' touch areas are sized against this (app.css).
+    this.stage.style.setProperty("--s", String(g.s));
     place(this.handBg, g.hand.x, g.hand.y, g.hand.w, g.hand.h);
     this.zoomBox.style.transform = `translate(${g.w - 12}px, ${g.hand.y - 12}px)`;
+    // Zoomed out as far as it goes (a game on an upright phone always is): no "−" over the table.
+    const out = this.zoomBox.querySelector<HTMLElement>("[data-testid=zoom-out]");
+    if (out) out.hidden = g.vp.zoom <= g.minZoom + 1e-3;
+    // A game on an upright phone is shown whole: no buttons over its corner until a pinch zooms.
+    this.zoomBox.hidden = this.table !== null && Math.abs(g.vp.zoom - 1) < 1e-3;
     const seen = new Set<string>();
     const seenBadges = new Set<string>();
 
@@ -258,7 +269,7 @@ export class Renderer {
         back = o.back;
         break;
       }
-    for (const p of handPlaces(s.view, s.game)) {
+    for (const p of handPlaces(s.view, s.game, s.table)) {
       const id = `fan:${p.player}`;
       seen.add(id);
       let rec = this.fanEls.get(id);

@@ -11,7 +11,7 @@ import { bindKeys, openMenu } from "./events";
 import { Keyboard } from "./keyboard";
 import { GameUI } from "./game";
 import { Homemade } from "./homemade";
-import { FIT, type ViewPort, zoomAt } from "./geom";
+import { FIT, portraitTable, type ViewPort, zoomAt } from "./geom";
 import { fetchGames, gameCaption, optionFields } from "./options";
 import { Panel } from "./panel";
 import { Renderer } from "./render";
@@ -126,20 +126,18 @@ export class Room implements DragHost {
     // The side panel is a drawer on a narrow screen: a touch on the table closes it.
     stage.addEventListener("pointerdown", () => this.root.classList.remove("panel-open"), true);
     this.keys = new Keyboard(this);
-    window.addEventListener("resize", () => {
+    const resized = () => {
       if (this.r.measure()) {
         this.r.instant();
+        this.reshape();
         this.changed();
       }
-    });
-    new ResizeObserver(() => {
-      if (this.r.measure()) {
-        this.r.instant();
-        this.changed();
-      }
-    }).observe(stage);
+    };
+    window.addEventListener("resize", resized);
+    new ResizeObserver(resized).observe(stage);
     (window as unknown as { __cardtable: unknown }).__cardtable = { state: this.s, dump: () => dump(this.s), room: this };
     this.r.measure();
+    this.reshape();
     this.chat = new RoomChat(this);
     this.conn.start();
     this.changed();
@@ -210,6 +208,15 @@ export class Room implements DragHost {
     this.frame = requestAnimationFrame(run);
     // Background tabs get no animation frames: still render within a moment.
     const fallback = window.setTimeout(run, 120);
+  }
+
+  /** An upright phone draws a game on a portrait table (seating.ts): which one fits the stage. */
+  private reshape(): void {
+    const t = portraitTable(this.r.geom.w, this.r.geom.h);
+    const cur = this.s.portrait;
+    if (t?.w === cur?.w && t?.h === cur?.h) return;
+    this.s.portrait = t;
+    recompute(this.s);
   }
 
   private showBanner(left: number | null): void {

@@ -93,8 +93,9 @@ function boxOf(o: Obj): { x: number; y: number; w: number; h: number } | null {
  * frame. Returns `objs` itself when nothing moves; otherwise a new map with moved copies (the
  * server's objects are never changed).
  */
-export function seatView(objs: Objects, game: Game | null): Objects {
+export function seatView(objs: Objects, game: Game | null, table: TableSize | null = null): Objects {
   const st = seating(game);
+  if (st && table) return portraitView(objs, st, table);
   if (!st || st.me === null || st.me === 0) return objs; // player 0 and spectators: as laid out
   let out: Objects | null = null;
   for (const o of objs.values()) {
@@ -132,15 +133,16 @@ export interface HandPlace {
  * The hands to draw round the table: every engine player's but the viewer's own (which is the
  * hand strip). A spectator sees player 0's hand at the bottom too.
  */
-export function handPlaces(objs: Objects, game: Game | null): HandPlace[] {
+export function handPlaces(objs: Objects, game: Game | null, table: TableSize | null = null): HandPlace[] {
   const st = seating(game);
   if (!st || !game) return [];
+  const places = table ? st.frames.map((f) => portraitFrame(f, table)) : st.frames;
   const out: HandPlace[] = [];
   for (const pl of game.players) {
     if (st.me !== null && pl.player === st.me) continue;
     const hand = objs.get(`hand${pl.seat}`);
     if (!isHand(hand)) continue;
-    const f = st.frames[relative(pl.player, st.me, st.n)];
+    const f = places[relative(pl.player, st.me, st.n)];
     const rot = Math.round((Math.atan2(f.fx, -f.fy) * 180) / Math.PI);
     out.push({
       player: pl.player,
@@ -154,5 +156,196 @@ export function handPlaces(objs: Objects, game: Game | null): HandPlace[] {
       fy: f.fy,
     });
   }
+  return out;
+}
+
+// --- a phone held upright ----------------------------------------------------------------------
+//
+// The server lays a game out on the landscape 1600 x 1000 table. On an upright phone that table
+// would leave cards a quarter of their size, so the page draws a game on a portrait table
+// instead (`TableSize`, e.g. 900 x 1270): each place keeps its edge, its distance from that edge
+// and its share along it; each player's objects keep their offsets from their place, then are
+// drawn together into that player's part of the table (their half of it, from their edge to the
+// middle; squeezed along an axis only when they would not fit); the objects nobody owns keep
+// their offsets from the centre, squeezed the same way if needed. Boxes keep their sizes.
+
+/** A table size in table units (the landscape one is TABLE_W x TABLE_H). */
+export interface TableSize {
+  w: number;
+  h: number;
+}
+
+/** A label's usual text width (table units), for placing it on a portrait table. */
+const LABEL_TEXT_W = 80;
+/** The height of a zone's name over it on a phone (12 px at a scale of about 0.4). */
+const ZONE_LABEL_H = 32;
+/** Room kept free round the edge and between the halves (table units). */
+const EDGE = 10;
+
+/** Where a landscape place goes on a portrait table: same edge, same distance from it, same
+ *  share along it, same direction. */
+export function portraitFrame(f: Frame, t: TableSize): Frame {
+  if (Math.abs(f.fy) >= Math.abs(f.fx)) {
+    const y = f.fy < 0 ? t.h - (TABLE_H - f.y) : f.y;
+    return { x: (f.x / TABLE_W) * t.w, y, fx: f.fx, fy: f.fy };
+  }
+  const x = f.fx < 0 ? t.w - (TABLE_W - f.x) : f.x;
+  return { x, y: (f.y / TABLE_H) * t.h, fx: f.fx, fy: f.fy };
+}
+
+/**
+ * Centres along one axis fitted into [lo, hi] (boxes keep their size). With an `anchor` (a
+ * place's coordinate) that point stays put and each side of it is squeezed towards it as much
+ * as it must; without one, the boxes move as one when they fit, else are squeezed towards their
+ * middle. Returns the mapping of a centre.
+ */
+export function fitSpan(items: readonly { c: number; half: number }[], lo: number, hi: number, anchor?: number): (c: number) => number {
+  if (!items.length) return (c) => c;
+  if (anchor !== undefined && anchor > lo && anchor < hi) {
+    // The largest k in [0, 1] for which every box on one side fits.
+    const side = (sign: number): number => {
+      const fits = (k: number) =>
+        items.every((i) => (i.c - anchor) * sign <= 0 || (sign > 0 ? anchor + k * (i.c - anchor) + i.half <= hi : anchor + k * (i.c - anchor) - i.half >= lo));
+      if (fits(1)) return 1;
+      let kl = 0;
+      let kh = 1;
+      for (let n = 0; n < 40; n++) {
+        const m = (kl + kh) / 2;
+        if (fits(m)) kl = m;
+        else kh = m;
+      }
+      return kl;
+    };
+    const kl = side(-1);
+    const kh = side(1);
+    return (c) => anchor + (c < anchor ? kl : kh) * (c - anchor);
+  }
+  let cmin = Infinity;
+  let cmax = -Infinity;
+  for (const i of items) {
+    cmin = Math.min(cmin, i.c);
+    cmax = Math.max(cmax, i.c);
+  }
+  const c0 = (cmin + cmax) / 2;
+  const extent = (k: number): [number, number] => {
+    let a = Infinity;
+    let b = -Infinity;
+    for (const i of items) {
+      const c = c0 + k * (i.c - c0);
+      a = Math.min(a, c - i.half);
+      b = Math.max(b, c + i.half);
+    }
+    return [a, b];
+  };
+  let k = 1;
+  let [a, b] = extent(1);
+  if (b - a > hi - lo) {
+    let kl = 0;
+    let kh = 1;
+    for (let n = 0; n < 40; n++) {
+      const m = (kl + kh) / 2;
+      const [ma, mb] = extent(m);
+      if (mb - ma > hi - lo) kh = m;
+      else kl = m;
+    }
+    k = kl;
+    [a, b] = extent(k);
+  }
+  const shift = b - a > hi - lo ? (lo + hi) / 2 - (a + b) / 2 : a < lo ? lo - a : b > hi ? hi - b : 0;
+  return (c) => c0 + k * (c - c0) + shift;
+}
+
+/** The part of a portrait table a place's objects go in: from its edge to the middle. */
+function partOf(f: Frame, t: TableSize): { x: [number, number]; y: [number, number] } {
+  const all = { x: [EDGE, t.w - EDGE] as [number, number], y: [EDGE, t.h - EDGE] as [number, number] };
+  if (Math.abs(f.fy) >= Math.abs(f.fx)) return { ...all, y: f.fy < 0 ? [t.h / 2 + EDGE, t.h - EDGE] : [EDGE, t.h / 2 - EDGE] };
+  return { ...all, x: f.fx > 0 ? [EDGE, t.w / 2 - EDGE] : [t.w / 2 + EDGE, t.w - EDGE] };
+}
+
+/** How many pairs of these boxes overlap. */
+function crossings(list: readonly { x: number; y: number; w: number; h: number }[]): number {
+  let n = 0;
+  for (let i = 0; i < list.length; i++)
+    for (let j = i + 1; j < list.length; j++) {
+      const [a, b] = [list[i], list[j]];
+      if (a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h) n++;
+    }
+  return n;
+}
+
+function portraitView(objs: Objects, st: Seating, t: TableSize): Objects {
+  const places = st.frames.map((f) => portraitFrame(f, t));
+  // Each object's box on the portrait table before fitting, by group (a place, or "middle").
+  type Placed = { id: string; x: number; y: number; w: number; h: number; above: number };
+  const groups = new Map<number, Placed[]>();
+  const MIDDLE = -1;
+  for (const o of objs.values()) {
+    const box = boxOf(o);
+    if (!box) continue;
+    // A label is as wide as its text, from its left ("Bid 3": some 80 units of its 200); a
+    // zone's name is written above it.
+    if (o.t === "label") box.w = LABEL_TEXT_W;
+    const above = isStack(o) && o.label ? ZONE_LABEL_H : 0;
+    box.y -= above;
+    box.h += above;
+    const owner = (o as { owner?: number | null }).owner;
+    const p = owner === null || owner === undefined ? undefined : st.playerOf.get(owner);
+    let g = MIDDLE;
+    let at = { x: box.x + (t.w - TABLE_W) / 2, y: box.y + (t.h - TABLE_H) / 2 };
+    if (p !== undefined && st.frames[p]) {
+      g = relative(p, st.me, st.n);
+      at = moveBox(st.frames[p], places[g], box);
+    }
+    const list = groups.get(g) ?? [];
+    list.push({ id: o.id, x: at.x, y: at.y, w: box.w, h: box.h, above });
+    groups.set(g, list);
+  }
+  // A group into its part: the boxes that stick out pushed in (when that lays none on another),
+  // else the whole group squeezed towards its place.
+  const fit = (list: Placed[], x: [number, number], y: [number, number], f?: Frame): Placed[] => {
+    const pushed = list.map((b) => ({
+      ...b,
+      x: Math.max(x[0], Math.min(x[1] - b.w, b.x)),
+      y: Math.max(y[0], Math.min(y[1] - b.h, b.y)),
+    }));
+    if (crossings(pushed) <= crossings(list)) return pushed;
+    const fx = fitSpan(list.map((b) => ({ c: b.x + b.w / 2, half: b.w / 2 })), x[0], x[1], f?.x);
+    const fy = fitSpan(list.map((b) => ({ c: b.y + b.h / 2, half: b.h / 2 })), y[0], y[1], f?.y);
+    return list.map((b) => ({ ...b, x: fx(b.x + b.w / 2) - b.w / 2, y: fy(b.y + b.h / 2) - b.h / 2 }));
+  };
+  const fitted = new Map<number, Placed[]>();
+  for (const [g, list] of groups) {
+    const part = g === MIDDLE ? null : partOf(places[g], t);
+    fitted.set(g, fit(list, part ? part.x : [EDGE, t.w - EDGE], part ? part.y : [EDGE, t.h - EDGE], part ? places[g] : undefined));
+  }
+  // The places at the sides reach the corners along the long edges, where the top and bottom
+  // places' things lie: a side place's things are squeezed along the side towards their place
+  // until they clear those (the ones in the side's half of the table: the middle is for tricks).
+  for (const [g, list] of groups) {
+    if (g === MIDDLE || Math.abs(places[g].fx) <= Math.abs(places[g].fy)) continue;
+    const part = partOf(places[g], t);
+    const others: Placed[] = [];
+    for (const [o, l] of fitted)
+      if (o !== g && o !== MIDDLE && Math.abs(places[o].fy) > Math.abs(places[o].fx))
+        others.push(...l.filter((b) => b.x + b.w / 2 >= part.x[0] && b.x + b.w / 2 <= part.x[1]));
+    let [lo, hi] = part.y;
+    for (let round = 0; round < 6; round++) {
+      const mine = fitted.get(g) as Placed[];
+      let nlo = lo;
+      let nhi = hi;
+      for (const a of mine)
+        for (const b of others) {
+          if (!(a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h)) continue;
+          if (b.y + b.h / 2 < t.h / 2) nlo = Math.max(nlo, b.y + b.h + EDGE);
+          else nhi = Math.min(nhi, b.y - EDGE);
+        }
+      if ((nlo === lo && nhi === hi) || nhi - nlo < (part.y[1] - part.y[0]) / 2) break;
+      [lo, hi] = [nlo, nhi];
+      fitted.set(g, fit(list, part.x, [lo, hi], places[g]));
+    }
+  }
+  const out: Objects = new Map(objs);
+  for (const list of fitted.values())
+    for (const b of list) out.set(b.id, { ...(objs.get(b.id) as Obj), x: b.x, y: b.y + b.above });
   return out;
 }

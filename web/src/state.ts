@@ -3,7 +3,7 @@
 // always rendered from `view`; nothing is ever read back from the DOM.
 
 import { Draft, type Objects, predict, seatedSeats, stripHidden } from "./board";
-import { seatView } from "./seating";
+import { seating, seatView, type TableSize } from "./seating";
 import type { Game, Obj, Op, Player } from "./types";
 
 export interface Pending {
@@ -44,6 +44,11 @@ export interface State {
   conn: ConnStatus;
   selected: Set<string>;
   hover: string | null;
+  /** The portrait table this page's stage calls for (an upright phone), set by the room. */
+  portrait: TableSize | null;
+  /** The table a game is drawn on here: `portrait` while a game is seated, else null (the
+   *  landscape table). Set by `recompute`. */
+  table: TableSize | null;
 }
 
 export function newState(code: string, name: string): State {
@@ -64,6 +69,8 @@ export function newState(code: string, name: string): State {
     conn: "connecting",
     selected: new Set(),
     hover: null,
+    portrait: null,
+    table: null,
   };
 }
 
@@ -79,7 +86,8 @@ export function recompute(s: State): void {
     stripHidden(d, s.me.seat);
     s.view = d.objs;
   }
-  s.view = seatView(s.view, s.game);
+  s.table = s.portrait && seating(s.game) ? s.portrait : null;
+  s.view = seatView(s.view, s.game, s.table);
   for (const id of [...s.selected]) if (!s.view.has(id)) s.selected.delete(id);
 }
 
