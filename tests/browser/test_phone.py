@@ -325,3 +325,49 @@ async def test_gin_on_an_upright_phone_shows_the_whole_table(pages):
         '[data-testid=card][data-parent=stock]')].map(e => e.getBoundingClientRect().width)""")
     assert stock and min(stock) >= 40, stock
     await shot(page, "phone-gin")
+
+
+# --- touch targets and swipes (issue 13) ---------------------------------------------------------
+
+HIT_AREA = """([sel, side]) => {
+  const b = document.querySelector(sel);
+  const r = b.getBoundingClientRect();
+  // The 44 x 44 px a finger needs: from the button's outer edge inwards ("−" grows to the left,
+  // "+" to the right), centred on it up and down.
+  const left = side < 0 ? r.right - 44 : r.left;
+  const top = r.top + r.height / 2 - 22;
+  const missed = [];
+  for (let i = 0; i < 5; i++) for (let j = 0; j < 5; j++) {
+    const x = left + 1 + (42 * i) / 4, y = top + 1 + (42 * j) / 4;
+    if (document.elementFromPoint(x, y)?.closest('button') !== b) missed.push([Math.round(x), Math.round(y)]);
+  }
+  return {w: r.width, h: r.height, left, top, missed};
+}"""
+
+
+async def test_phone_widget_buttons_take_a_finger(pages):
+    page, finger = await phone_room(pages)
+    # A counter and chips in the middle of the view.
+    await page.evaluate("""() => { const room = window.__cardtable.room; const g = room.r.geom;
+        const cx = (g.w / 2 - g.ox) / g.s, cy = (g.hand.y / 2 - g.oy) / g.s;
+        room.create({op: 'create', kind: 'counter', x: Math.round(cx - 75), y: Math.round(cy - 160),
+                     value: 5, label: 'Score'});
+        room.create({op: 'create', kind: 'chips', x: Math.round(cx - 48), y: Math.round(cy + 60),
+                     count: 4, color: '#d33'}); }""")
+    await wait_js(page, "s.server.some(o => o.t === 'counter') && s.server.some(o => o.t === 'chips')")
+    await settled(page)
+    await shot(page, "phone-widgets")
+    for testid, side in (("counter-minus", -1), ("counter-plus", 1),
+                         ("chips-minus", -1), ("chips-plus", 1)):
+        got = await page.evaluate(HIT_AREA, [f"[data-testid={testid}]", side])
+        # The button looks small (it shrinks with the table) but takes a finger's 44 x 44 px.
+        assert got["w"] < 44 and got["h"] < 44, (testid, got)
+        assert not got["missed"], (testid, got)
+    # A tap in that area, outside the little button itself, presses it.
+    got = await page.evaluate(HIT_AREA, ["[data-testid=counter-minus]", -1])
+    await page.touchscreen.tap(got["left"] + 4, got["top"] + 22)
+    await wait_js(page, "s.server.find(o => o.t === 'counter').value === 4")
+    got = await page.evaluate(HIT_AREA, ["[data-testid=chips-plus]", 1])
+    await page.touchscreen.tap(got["left"] + 40, got["top"] + 40)
+    await wait_js(page, "s.server.find(o => o.t === 'chips').count === 5")
+
