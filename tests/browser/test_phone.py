@@ -371,3 +371,50 @@ async def test_phone_widget_buttons_take_a_finger(pages):
     await page.touchscreen.tap(got["left"] + 40, got["top"] + 40)
     await wait_js(page, "s.server.find(o => o.t === 'chips').count === 5")
 
+
+async def test_phone_swipe_scrolls_the_hand_and_an_upward_move_plays_a_card(pages):
+    page, finger = await phone_room(pages)
+    # 30 cards: the hand runs some 300 px past the screen.
+    await page.evaluate("() => window.__cardtable.room.take('deck', 30)")
+    await wait_js(page, "s.server.find(o => o.id === 'hand0').cards.length === 30")
+    await page.wait_for_selector("[data-testid=card][data-where=hand][data-face] >> nth=29")
+    await settled(page)
+    scroll = "() => window.__cardtable.room.r.geom.hand.scroll"
+    assert await page.evaluate(scroll) == 0
+    cards = next(o for o in (await dump(page))["server"] if o["id"] == "hand0")["cards"]
+    first = await box_of(page, f"[data-id='{cards[0]}']")
+    x0 = 250.0
+    y0 = first["y"] + first["height"] / 2
+    # A mostly sideways swipe that starts on a card of the hand scrolls the hand ...
+    await finger.down(x0, y0)
+    for i in range(1, 9):
+        await finger.move(x0 - 20 * i, y0 - 2 * i)
+    await finger.up()
+    await page.wait_for_function(f"() => ({scroll})() >= 100")
+    await settled(page)
+    after = await box_of(page, f"[data-id='{cards[0]}']")
+    assert after["x"] < first["x"] - 100, (first, after)
+    await shot(page, "phone-hand-swiped")
+    # ... and moves no card: all 30 still in the hand, in the same order; the deck untouched.
+    state = await dump(page)
+    assert next(o for o in state["server"] if o["id"] == "hand0")["cards"] == cards
+    assert len(next(o for o in state["server"] if o["id"] == "deck")["cards"]) == 22
+    assert not state["pending"]
+    # A mostly upward move from a card of the hand drags it out onto the table.
+    hand = await box_of(page, "[data-testid=my-hand]")
+    x, y = 200.0, hand["y"] + hand["height"] / 2
+    under = await page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y)?.closest('[data-where=hand]')?.dataset.id",
+        [x, y])
+    assert under in cards
+    await finger.down(x, y)
+    for i in range(1, 11):
+        await finger.move(x + 2 * i, y - 30 * i)
+    await finger.up()
+    # (A card leaving a hand gets a new id: it is the one loose card on the table.)
+    assert not [o for o in state["server"] if o["t"] == "card" and not o.get("parent")]
+    await wait_js(page, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0')"
+                        ".cards.length === 29 && !s.server.find(o => o.id === 'hand0')"
+                        ".cards.includes(arg) && s.server.filter(o => o.t === 'card' && "
+                        "!o.parent).length === 1", under)
+    assert await page.evaluate(scroll) >= 100, "the drag did not scroll the hand"

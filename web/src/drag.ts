@@ -67,6 +67,8 @@ interface Press {
   additive: boolean;
   /** Dragging the table itself (middle button, or a finger on the empty table when zoomed). */
   pan: { x: number; y: number } | null;
+  /** A finger swiping the hand sideways: the last x (client px) it scrolled the hand from. */
+  swipe: number | null;
 }
 
 const DRAG_START_PX = { mouse: 4, pen: 6, touch: 8 } as Record<string, number>;
@@ -408,6 +410,16 @@ export function bindDrag(host: DragHost): void {
     host.changed();
   }
 
+  /** Does this touch, just past the drag threshold, swipe the hand (started on the hand strip,
+   *  on a card of our hand or between them, moving more sideways than up or down)? */
+  function swipes(p: Press, e: PointerEvent): boolean {
+    if (p.type !== "touch") return false;
+    const st = stageXY({ clientX: p.cx, clientY: p.cy });
+    if (!inHandStrip(host.r.geom, st.x, st.y)) return false;
+    if (Math.abs(e.clientX - p.cx) <= Math.abs(e.clientY - p.cy)) return false;
+    return !p.grab || fromAHand(p.grab.id);
+  }
+
   const pinchInfo = () => {
     const [p1, p2] = [...touches.values()];
     return { dist: Math.hypot(p1.x - p2.x, p1.y - p2.y) || 1, mx: (p1.x + p2.x) / 2, my: (p1.y + p2.y) / 2 };
@@ -438,7 +450,7 @@ export function bindDrag(host: DragHost): void {
       e.preventDefault();
       press = {
         pointerId: e.pointerId, type: e.pointerType, cx: e.clientX, cy: e.clientY, grab: null, started: true,
-        items: [], band: null, longTimer: null, additive: false, pan: stageXY(e),
+        items: [], band: null, longTimer: null, additive: false, pan: stageXY(e), swipe: null,
       };
       return;
     }
@@ -455,6 +467,7 @@ export function bindDrag(host: DragHost): void {
       longTimer: null,
       additive: e.ctrlKey || e.metaKey || (e.shiftKey && !grab),
       pan: null,
+      swipe: null,
     };
     if (e.shiftKey && grab?.kind === "card") press.additive = true;
     if (e.pointerType === "touch" || e.pointerType === "pen") {
@@ -492,10 +505,23 @@ export function bindDrag(host: DragHost): void {
     }
     const p = press;
     const pt = stageXY(e);
+    if (p.swipe !== null) {
+      host.r.scrollHand(p.swipe - e.clientX);
+      p.swipe = e.clientX;
+      return;
+    }
     if (!p.started) {
       const dist = Math.hypot(e.clientX - p.cx, e.clientY - p.cy);
       if (dist < (DRAG_START_PX[p.type] ?? 4)) return;
       if (p.longTimer !== null) clearTimeout(p.longTimer);
+      if (swipes(p, e)) {
+        // A finger moving mostly sideways over the hand scrolls it; mostly upwards, it drags
+        // the card out (below).
+        p.started = true;
+        p.swipe = e.clientX;
+        host.r.scrollHand(p.cx - e.clientX);
+        return;
+      }
       if (p.grab) {
         if (!draggable(p.grab)) {
           press = null;
@@ -522,7 +548,7 @@ export function bindDrag(host: DragHost): void {
     const p = press;
     press = null;
     if (p.longTimer !== null) clearTimeout(p.longTimer);
-    if (p.pan) return;
+    if (p.pan || p.swipe !== null) return;
     if (p.band) endBand(p, e);
     else if (p.started) endDrag(p, e, cancelled);
     else if (!cancelled) click(p);
