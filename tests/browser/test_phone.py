@@ -226,7 +226,8 @@ IN_VIEW = """() => {
   for (const el of document.querySelectorAll(sel)) {
     const r = el.getBoundingClientRect();
     if (!r.width || !r.height) continue;
-    const inside = r.left >= Math.max(0, st.left) - 0.5 && r.right <= Math.min(innerWidth, st.right) + 0.5
+    const inside = r.left >= Math.max(0, st.left) - 0.5
+      && r.right <= Math.min(innerWidth, st.right) + 0.5
       && r.top >= st.top - 0.5 && r.bottom <= bottom + 0.5;
     out.push({what: el.dataset.id || el.dataset.testid || el.className, inside,
               box: [r.left, r.top, r.right, r.bottom].map(Math.round)});
@@ -339,7 +340,8 @@ HIT_AREA = """([sel, side]) => {
   const missed = [];
   for (let i = 0; i < 5; i++) for (let j = 0; j < 5; j++) {
     const x = left + 1 + (42 * i) / 4, y = top + 1 + (42 * j) / 4;
-    if (document.elementFromPoint(x, y)?.closest('button') !== b) missed.push([Math.round(x), Math.round(y)]);
+    if (document.elementFromPoint(x, y)?.closest('button') !== b)
+      missed.push([Math.round(x), Math.round(y)]);
   }
   return {w: r.width, h: r.height, left, top, missed};
 }"""
@@ -354,7 +356,8 @@ async def test_phone_widget_buttons_take_a_finger(pages):
                      value: 5, label: 'Score'});
         room.create({op: 'create', kind: 'chips', x: Math.round(cx - 48), y: Math.round(cy + 60),
                      count: 4, color: '#d33'}); }""")
-    await wait_js(page, "s.server.some(o => o.t === 'counter') && s.server.some(o => o.t === 'chips')")
+    await wait_js(page, "s.server.some(o => o.t === 'counter') && "
+                        "s.server.some(o => o.t === 'chips')")
     await settled(page)
     await shot(page, "phone-widgets")
     for testid, side in (("counter-minus", -1), ("counter-plus", 1),
