@@ -4,8 +4,12 @@ buttons are big enough for a finger, the hand scrolls, and a long-press menu nee
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+from plugins.gin_rummy.bot import choose_action
+from plugins.gin_rummy.rules import ENGINE as GIN
+from server.http import ROOMS_KEY
 from tests.browser.conftest import (
     BROWSER_TESTS,
     dump,
@@ -326,6 +330,41 @@ async def test_gin_on_an_upright_phone_shows_the_whole_table(pages):
         '[data-testid=card][data-parent=stock]')].map(e => e.getBoundingClientRect().width)""")
     assert stock and min(stock) >= 40, stock
     await shot(page, "phone-gin")
+
+
+def gin_knocked_by(knocker: int) -> Any:
+    """A Gin Rummy position from real play (the computer playing both sides): `knocker` has
+    knocked with three melds or more and the other player is laying off."""
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = GIN.new_game(2, {}, seed)
+        while state.phase not in ("layoff", "hand_over", "game_over"):
+            player = GIN.to_act(state)[0]
+            state = GIN.apply(state, player, choose_action(GIN, state, player, rng))
+        if (state.phase == "layoff" and state.knock is not None
+                and state.knock.knocker == knocker and len(state.knock.melds) >= 3):
+            return state
+    raise AssertionError("no such knock")
+
+
+async def test_gin_knock_on_an_upright_phone_shows_the_melds(pages, server):
+    page, _ = await phone_game(pages, "gin_rummy", (1,))
+    code = (await dump(page))["code"]
+    # The computer has knocked (a test shortcut through the room service, checked by the
+    # engine): its melds and deadwood lie in rows on its side of the table.
+    await server.app[ROOMS_KEY].set_game_state(code, GIN.dump(gin_knocked_by(1)))
+    await wait_js(page, "s.game.view.phase === 'layoff'")
+    await page.locator("[data-id=meld2]").wait_for()
+    await settled(page)
+    await shot(page, "phone-gin-knock")
+    boxes = await page.evaluate(IN_VIEW)
+    out = [b for b in boxes if not b["inside"]]
+    assert not out, out
+    melds = [await box_of(page, f"[data-id=meld{i}]") for i in range(3)]
+    # In order along the row, each further on, and in the top half (the computer's).
+    assert melds[0]["x"] + 20 < melds[1]["x"] and melds[1]["x"] + 20 < melds[2]["x"], melds
+    felt = await box_of(page, "[data-testid=table]")
+    assert all(m["y"] + m["height"] < felt["y"] + felt["height"] / 2 for m in melds), melds
 
 
 # --- touch targets and swipes (issue 13) ---------------------------------------------------------
