@@ -1,0 +1,54 @@
+"""The web client retries a retryable refusal itself (issue 8, item 6): a burst of operations
+over the connection's rate limit is refused in part with `rate_limited` (retryable), and the
+page sends those operations again after a pause, so every one of them lands and the person sees
+no error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.http import ROOMS_KEY
+from server.table.objects import Counter
+from tests.browser.conftest import BROWSER_TESTS, Pages, enter_room, settled, shot, wait_js
+from tests.conftest import make_config, start_server
+
+pytestmark = BROWSER_TESTS
+
+BURST = 8
+
+
+async def test_operations_refused_as_retryable_are_sent_again_until_they_land(
+        browser: Any, redis_server: Any) -> None:
+    # Two operations at once, then ten a second: a burst of eight is mostly refused at first.
+    cfg = make_config(redis_server.url)
+    cfg.ops_burst = 2
+    cfg.ops_per_second = 10.0
+    srv = await start_server(cfg)
+    own = Pages(browser, srv)
+    try:
+        page = await own.open("/?name=Ana")
+        frames: list[str] = []
+        page.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda payload: frames.append(str(payload))))
+        await page.select_option("[data-testid=template]", "blank")
+        await page.click("[data-testid=create-room]")
+        code = await enter_room(page)
+        await page.evaluate("""(n) => { const room = window.__cardtable.room;
+            for (let i = 0; i < n; i++)
+              room.create({op: 'create', kind: 'counter', x: 100 + 90 * i, y: 300, value: i,
+                           label: 'C' + i}); }""", BURST)
+
+        await wait_js(page, "s.server.filter(o => o.t === 'counter').length === arg", BURST)
+        await settled(page)
+        refused = [f for f in frames if f.startswith('42["error"') and "rate_limited" in f]
+        assert refused, "the burst was never refused: the test proves nothing"
+        table = await srv.app[ROOMS_KEY].load_table(code)
+        labels = sorted(o.label for o in table.objects.values() if isinstance(o, Counter))
+        assert labels == sorted(f"C{i}" for i in range(BURST))
+        assert await page.locator("[data-testid=toast].error").count() == 0
+        await shot(page, "retry-burst-landed")
+    finally:
+        await own.close()
+        await srv.stop()
+    assert not own.errors, own.errors
+
