@@ -45,7 +45,7 @@ from server.rooms import ALL, Joined, RoomService
 from server.scheduling import Scheduler
 from server.sio import GuardedServer
 from server.social.handlers import SocialHandlers, out_of_date
-from server.store.redis_store import RedisStore, feed_channel
+from server.store.redis_store import RedisStore, StoreUnavailable, feed_channel
 from server.table.ops import parse_op
 
 log = logging.getLogger("cardtable.sockets")
@@ -227,8 +227,8 @@ class SocketHandlers:
         try:
             await self._leave(s)
             await self.refresh_presence(code)
-        except CardtableError:
-            pass  # the store is down; the heartbeat catches up when it is back
+        except (CardtableError, StoreUnavailable):
+            pass  # the store is down or swamped; the heartbeat catches up when it is back
         except Exception:
             log.exception("presence update after disconnect failed")
 
@@ -263,6 +263,8 @@ class SocketHandlers:
             except CardtableError as err:
                 if err.code == ROOM_NOT_FOUND:
                     self.hosted_rooms.discard(code)
+            except StoreUnavailable:
+                log.warning("presence refresh for %s: store unreachable", code)
             except Exception:
                 log.exception("presence refresh failed for %s", code)
 
