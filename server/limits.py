@@ -25,6 +25,7 @@ from server.errors import (
     UNAVAILABLE,
     CardtableError,
 )
+from server.messages import utf8_text
 from server.store.base import Store
 from server.store.redis_store import StoreUnavailable
 
@@ -47,7 +48,7 @@ def check_payload(payload: Any, max_bytes: int) -> None:
         budget -= 8
         if isinstance(item, str):
             budget -= len(item)
-            if not item.isascii() and not _encodable(item):
+            if not utf8_text(item):
                 raise CardtableError(BAD_REQUEST, "Text must be valid Unicode (no lone "
                                      "surrogate characters).")
         elif isinstance(item, bytes):
@@ -62,12 +63,6 @@ def check_payload(payload: Any, max_bytes: int) -> None:
             raise CardtableError(TOO_LARGE, f"Payload larger than {max_bytes} bytes.")
 
 
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 class TokenBucket:

@@ -161,6 +161,17 @@ def safe_ref(data: Any) -> int | str | None:
     ref = data.get("ref") if isinstance(data, dict) else None
     if isinstance(ref, bool) or not isinstance(ref, int | str):
         return None
-    if isinstance(ref, str) and len(ref) > 64:
+    if isinstance(ref, str) and (len(ref) > 64 or not utf8_text(ref)):
         return None
     return ref
+
+
+def utf8_text(text: str) -> bool:
+    """Can ``text`` be written as UTF-8 (no lone surrogate characters)?"""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

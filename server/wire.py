@@ -23,8 +23,8 @@ def dumps(obj: Any, **kwargs: Any) -> str:
     if kwargs.keys() <= {"separators"}:
         try:
             return _encode(obj).decode()
-        except (TypeError, OverflowError, msgspec.EncodeError):
-            pass
+        except (TypeError, OverflowError, UnicodeEncodeError, msgspec.EncodeError):
+            pass  # ``json`` escapes what msgspec can't write (a lone surrogate, say)
     kwargs.setdefault("separators", (",", ":"))
     return json.dumps(obj, **kwargs)
 

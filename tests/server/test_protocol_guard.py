@@ -180,6 +180,7 @@ STRICT_CASES: list[tuple[str, str]] = [
     ('42["op",{"op":"create","kind":"label","x":1,"y":1,"text":"\\ud800"}]', "bad_request"),
     ('42["op",{"op":"create","kind":"deck","x":1,"y":1,"faces":["A\\udfff"]}]', "bad_request"),
     ('42["rename",{"name":"\\udc00x"}]', "bad_request"),
+    ('42["op",{"op":"flip","id":"deck","ref":"\\ud800"}]', "bad_request"),  # unencodable ref
     ('42["sync",{"since":-1}]', "bad_request"),
     ('42["drag",{"items":[{"id":"deck","x":1,"y":2,"z":3}]}]', "bad_request"),
     ("42", "bad_request"),
