@@ -63,8 +63,6 @@ def check_payload(payload: Any, max_bytes: int) -> None:
             raise CardtableError(TOO_LARGE, f"Payload larger than {max_bytes} bytes.")
 
 
-
-
 class TokenBucket:
     """Sustained ``rate`` events per second with bursts up to ``burst``."""
 
