@@ -137,10 +137,21 @@ class RoomService:
             raise CardtableError(ROOM_NOT_FOUND, f"There is no room {codes.pretty(code)}.")
         cached = _Cached(*got)
         known = self._cache.get(code)
-        if known is not None and known.version == cached.version:
-            return known  # keeps the decoded table, if this process still has it
+        if known is not None and known.version >= cached.version:
+            # The same state (keeping its decoded table, if any), or one this process committed
+            # while the read was on its way: never go back to an older one.
+            return known
         self._cache[code] = cached
         return cached
+
+    def cached_rooms(self) -> set[str]:
+        """The rooms whose last committed state this process keeps in memory."""
+        return set(self._cache)
+
+    def forget(self, code: str) -> None:
+        """Drop the room's cached state (the next use reads it from the store): the heartbeat
+        does this for rooms no connection of this process is in, so they don't stay in memory."""
+        self._cache.pop(code, None)
 
     def moved_on(self, code: str, version: int) -> None:
         """Another process committed ``version``: forget an older cached state now, so the next

@@ -267,6 +267,11 @@ class SocketHandlers:
                 log.warning("presence refresh for %s: store unreachable", code)
             except Exception:
                 log.exception("presence refresh failed for %s", code)
+        if self.feeds is not None:
+            # Rooms this process no longer follows (no connection here): their cached state
+            # would only go stale and hold memory; the next use reads them from the store.
+            for code in self.rooms.cached_rooms() - self.feeds.rooms.keys():
+                self.rooms.forget(code)
 
     async def refresh_presence(self, code: str) -> None:
         """Mark players away or back, and remove those away past the grace period (their

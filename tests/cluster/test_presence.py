@@ -157,3 +157,21 @@ async def test_a_disconnect_while_the_store_is_down_logs_no_traceback_and_catche
         await a.close()
     finally:
         await srv.stop()
+
+
+async def test_a_process_forgets_a_room_its_last_connection_left(quick_server):
+    from server.app import HANDLERS_KEY
+    from server.http import ROOMS_KEY
+
+    code = await new_room(quick_server)
+    a = await quick_server.client()
+    await a.join(code, "Ana")
+    await a.op("flip", id="deck")
+    rooms, handlers = quick_server.app[ROOMS_KEY], quick_server.app[HANDLERS_KEY]
+    assert code in rooms.cached_rooms()
+    await a.close()
+    for _ in range(200):  # until the disconnect is handled and a heartbeat has run (0.2 s)
+        if code not in handlers.feeds.rooms and code not in rooms.cached_rooms():
+            break
+        await asyncio.sleep(0.05)
+    assert code not in handlers.feeds.rooms and code not in rooms.cached_rooms()

@@ -115,3 +115,61 @@ def test_retries_back_off_with_growing_jittered_pauses():
     rng = random.Random(1)
     means = [sum(backoff(n, rng) for _ in range(400)) / 400 for n in (1, 4, 9)]
     assert means[0] < means[1] < means[2] <= 0.1 + 0.01  # grows, then stays under the cap
+
+
+class _WatchedStore(RedisStore):
+    """The real store, with a gate a test can hold a read at, and a count of commit attempts."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.read_started = asyncio.Event()
+        self.commits = 0
+
+    async def load(self, code: str) -> tuple[int, bytes] | None:
+        got = await super().load(code)
+        self.read_started.set()
+        await self.gate.wait()
+        return got
+
+    async def commit(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self.commits += 1
+        return await super().commit(*args, **kwargs)
+
+
+async def test_a_slow_read_never_takes_the_cache_back_to_an_older_state(redis_server):
+    store = _WatchedStore(redis_server.url)
+    rooms = RoomService(store)
+    code, (a, _) = await _room_with_players(rooms)
+    n = (await rooms.apply(code, a, parse_op({"op": "flip", "id": "deck"}))).version
+    # A read (the lobby, a join) fetches version N, and is slow to come back...
+    store.gate.clear()
+    store.read_started.clear()
+    read = asyncio.create_task(rooms.load_table(code))
+    await store.read_started.wait()
+    # ...while this process commits N + 1.
+    await rooms.apply(code, a, parse_op({"op": "flip", "id": "deck"}))
+    store.gate.set()
+    assert (await read).version == n + 1  # the newest state this process knows
+    # The next operation starts from N + 1: one commit, no lost version race.
+    before = store.commits
+    commit = await rooms.apply(code, a, parse_op({"op": "flip", "id": "deck"}))
+    assert store.commits - before == 1
+    assert commit.version == n + 2
+    await store.close()
+
+
+async def test_a_room_no_connection_follows_is_not_kept_in_memory(redis_server):
+    store = RedisStore(redis_server.url)
+    rooms = RoomService(store)
+    code, (a, _) = await _room_with_players(rooms)
+    await rooms.apply(code, a, parse_op({"op": "flip", "id": "deck"}))
+    assert code in rooms.cached_rooms()
+    rooms.forget(code)  # what the heartbeat does once no connection here is in the room
+    assert code not in rooms.cached_rooms()
+    # Nothing is lost: the next operation reads the room from the store.
+    version = (await rooms.load_table(code)).version
+    assert (await rooms.apply(code, a, parse_op({"op": "flip", "id": "deck"}))).version \
+        == version + 1
+    await store.close()
