@@ -52,6 +52,20 @@ end
 return out
 """
 
+# KEYS: the challenge, DUE. ARGV: id, now. Settles a challenge in one step, so a sweep can't
+# announce it expired while an answer takes it: 0 if it is gone, 2 if it expired (marked by a
+# sweep, or due by ``now``), 1 if it was open. Either way it is removed.
+_TAKE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local expired = redis.call('HEXISTS', KEYS[1], 'x') == 1
+local due = redis.call('ZSCORE', KEYS[2], ARGV[1])
+if due and tonumber(due) <= tonumber(ARGV[2]) then expired = true end
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+if expired then return 2 end
+return 1
+"""
+
 
 @dataclass(frozen=True)
 class Open:
@@ -89,6 +103,7 @@ class Challenges:
         self.redis = redis
         self.expires = expires
         self._sweep: Any = redis.register_script(_SWEEP)
+        self._take: Any = redis.register_script(_TAKE)
 
     async def open(self, sender: str, sender_name: str, to: str, game: str,
                    options: dict[str, Any] | None, now: float) -> Open:
@@ -123,13 +138,10 @@ class Challenges:
             raise CardtableError(UNKNOWN_CHALLENGE, "That challenge is no longer open.")
         ch = Open(challenge, got["f"], got["fn"], got["t"], got["g"], json.loads(got["o"]),
                   float(got["at"]))
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.delete(key)
-        pipe.zrem(DUE, challenge)
-        deleted, _ = await call(pipe.execute())
-        if not deleted:
+        settled = await call(self._take(keys=[key, DUE], args=[challenge, repr(now)]))
+        if not settled:
             raise CardtableError(UNKNOWN_CHALLENGE, "That challenge is no longer open.")
-        if "x" in got or now - ch.at > self.expires:
+        if settled == 2 or now - ch.at > self.expires:
             raise CardtableError(CHALLENGE_EXPIRED, "That challenge has expired.")
         return ch
 
