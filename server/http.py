@@ -63,7 +63,7 @@ async def not_found_page(request: web.Request, handler: Any) -> web.StreamRespon
             raise  # a handler's own 404 with its own body
         if request.path.startswith("/api/"):
             return web.json_response({"code": "not_found", "message": "There is no such API "
-                                      "route; see docs/protocol.md."}, status=404)
+                                      "route; see docs/protocol.md.", "ref": None}, status=404)
         shown = html.escape(request.path[:80])
         return _page("Page not found", [
             f"There is nothing at <strong>{shown}</strong>. If someone sent you a link to a "

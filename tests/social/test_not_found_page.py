@@ -24,7 +24,8 @@ async def test_unknown_paths_get_the_styled_page(server):
         async with http.get(f"{server.url}/assets/missing.js") as r:  # an asset: 404, no page
             assert r.status == 404
         async with http.get(f"{server.url}/api/no-such-route") as r:
-            assert r.status == 404 and (await r.json())["code"] == "not_found"
+            body = await r.json()
+            assert r.status == 404 and body["code"] == "not_found" and body["ref"] is None
         async with http.get(f"{server.url}/r/ZZZZZZZZ") as r:  # a room code keeps its page
             assert r.status == 404 and "Room not found" in await r.text()
         async with http.get(f"{server.url}/api/rooms/ZZZZ-ZZZZ") as r:
