@@ -117,6 +117,12 @@ async def test_axe_on_home_free_play_and_every_game(pages, server):
     # A card on the table face up and one in the hand, so that both are checked too.
     await home.evaluate("() => window.__cardtable.room.take('deck', 2)")
     await wait_js(home, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').n === 2")
+    # A room log long enough to scroll: a scrollable region must be reachable by keyboard.
+    await home.evaluate("""() => { const room = window.__cardtable.room;
+        for (let i = 0; i < 40; i++) room.send({op: 'flip', id: 'deck'}); }""")
+    await home.wait_for_function("""() => { const log = document.querySelector('[data-testid=log]');
+        return log.scrollHeight > log.clientHeight; }""")
+    await wait_js(home, "s.pending.length === 0")
     if bad := await axe_violations(home):
         found.append(report("free play", bad))
     if low := await felt_contrast(home):

@@ -66,7 +66,8 @@ export class Panel {
     this.meEl = h("div", { class: "me-controls" });
     this.hostEl = h("div", { class: "host-controls", "data-testid": "host-controls", hidden: true });
     this.lockedEl = h("span", { class: "locked-badge", "data-testid": "room-locked", title: "The host closed the room to new players", hidden: true }, "Locked");
-    this.logEl = h("ol", { class: "log", "data-testid": "log" });
+    // Focusable, so a keyboard user can scroll the log once it overflows (WCAG 2.1.1).
+    this.logEl = h("ol", { class: "log", "data-testid": "log", tabindex: "0", "aria-label": "Room log" });
     this.el = h(
       "aside",
       { class: "panel", "data-testid": "panel" },
