@@ -91,7 +91,9 @@ class SocketHandlers:
         self.feeds: Feeds | None = None
         self.misses: SlidingLimiter | None = None
         self.sessions: dict[str, Session] = {}
-        self.hosted_rooms: set[str] = set()  # rooms this process has served: presence is settled
+        # Rooms this process has served whose presence it settles, until no person is left in
+        # them (everyone left or was removed after the grace period).
+        self.hosted_rooms: set[str] = set()
         self.scheduler: Scheduler | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         sio.on("connect", self.connect)
@@ -260,6 +262,9 @@ class SocketHandlers:
                         and self.scheduler.pending(code) is None:
                     # A timer lost with another process (or never set) is picked up here.
                     self.scheduler.wake(code, time.time())
+                if code not in members and not any(
+                        not p.bot for p in (await self.rooms.load_table(code)).players.values()):
+                    self.hosted_rooms.discard(code)  # nobody left whose presence to settle
             except CardtableError as err:
                 if err.code == ROOM_NOT_FOUND:
                     self.hosted_rooms.discard(code)

@@ -175,3 +175,22 @@ async def test_a_process_forgets_a_room_its_last_connection_left(quick_server):
             break
         await asyncio.sleep(0.05)
     assert code not in handlers.feeds.rooms and code not in rooms.cached_rooms()
+
+
+async def test_a_room_everyone_left_is_no_longer_watched(quick_server):
+    """A process settles presence in the rooms it served only while someone is left there to
+    settle: once the last person is removed after the grace period, its heartbeat lets go."""
+    from server.app import HANDLERS_KEY
+
+    code = await new_room(quick_server)
+    handlers = quick_server.app[HANDLERS_KEY]
+    a = await quick_server.client()
+    await a.join(code, "Ana")
+    await a.close()
+    for _ in range(200):  # the grace is 1.5 s, the heartbeat 0.2 s
+        if code not in handlers.hosted_rooms:
+            break
+        await asyncio.sleep(0.05)
+    assert code not in handlers.hosted_rooms
+    table = await server_table(quick_server, code)
+    assert table.players == {} and "Ana was removed after being away too long" in table.log
