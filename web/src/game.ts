@@ -386,6 +386,13 @@ export class GameUI {
 
   // --- drags and clicks ------------------------------------------------------------------------------
 
+  /** The drag controls of the game as the state holds them now. A key press or click can come
+   *  between a state change and the next frame's render, so decisions don't use `sorted`. */
+  private liveDrags(): SortedControls["drags"] {
+    const g = this.game;
+    return g ? sortControls(g.controls ?? [], g.widgets ?? []).drags : [];
+  }
+
   /** A card as the controls name it: in your hand ("hand") or in a zone, and whether on top. */
   private cardAt(id: string): CardAt | null {
     const s = this.host.s;
@@ -480,12 +487,13 @@ export class GameUI {
     if (!g) return false;
     const at = this.cardAt(id);
     if (!at || g.waiting) return true;
-    const c = directControl(this.sorted.drags, at);
+    const drags = this.liveDrags();
+    const c = directControl(drags, at);
     if (c) {
       this.host.s.selected.delete(id); // the first click selected it; it is on its way now
       this.act(c.action);
     }
-    else if (this.sorted.drags.some((d) => dragFits(d, [at]))) toast("That card can go to more than one place: drag it where you want it.", "info");
+    else if (drags.some((d) => dragFits(d, [at]))) toast("That card can go to more than one place: drag it where you want it.", "info");
     return true;
   }
 
@@ -493,7 +501,7 @@ export class GameUI {
   oneMove(id: string): boolean {
     const g = this.game;
     const at = this.cardAt(id);
-    return !!g && !g.waiting && !!at && directControl(this.sorted.drags, at) !== null;
+    return !!g && !g.waiting && !!at && directControl(this.liveDrags(), at) !== null;
   }
 
   /** Where the game lets these cards go now ("hand" or zone ids), as a drag would light up. */
@@ -501,7 +509,7 @@ export class GameUI {
     const g = this.game;
     const cards = ids.map((id) => this.cardAt(id));
     if (!g || g.waiting || cards.some((c) => c === null)) return new Set();
-    return dropTargets(this.sorted.drags, cards as CardAt[]);
+    return dropTargets(this.liveDrags(), cards as CardAt[]);
   }
 
   /** The context menu in a rule room: the moves of this card (the drag controls it fits), Sort,
@@ -512,7 +520,7 @@ export class GameUI {
     if (!g) return items;
     const at = id ? this.cardAt(id) : null;
     if (at) {
-      for (const c of this.sorted.drags) if (dragFits(c, [at])) items.push({ label: c.label, testid: "game-move", action: () => this.act(c.action) });
+      for (const c of this.liveDrags()) if (dragFits(c, [at])) items.push({ label: c.label, testid: "game-move", action: () => this.act(c.action) });
       if (!items.length) items.push({ label: "No move for this card now", testid: "noop", action: () => {} });
     }
     if (!this.sortBtn.hidden) items.push({ label: "Sort my hand", testid: "sort", action: () => this.sortHand() });
