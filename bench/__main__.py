@@ -32,7 +32,7 @@ from typing import Any
 
 import aiohttp
 
-from bench import profile
+from bench import profile, use_uvloop
 from bench.report import CpuSample, Row, percentile, render, rss_kb
 from bench.targets import REPO, TARGETS, Launch, Target, tail
 
@@ -318,13 +318,7 @@ async def amain(args: argparse.Namespace) -> list[Row]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    try:
-        import uvloop
-
-        uvloop.install()
-        loop_name = "uvloop"
-    except ImportError:
-        loop_name = "asyncio"
+    loop_name = use_uvloop()
     began = time.monotonic()
     header = (f"{args.rooms} rooms x {args.players} players, {args.seconds:g} s per phase "
               f"(+{args.warmup:g} s warm-up), paced {args.rate:g} moves/s per room, "

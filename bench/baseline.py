@@ -22,6 +22,8 @@ from typing import Any
 import socketio
 from aiohttp import web
 
+from bench import use_uvloop
+
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
 
@@ -79,12 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args(argv)
-    try:
-        import uvloop
-
-        uvloop.install()
-    except ImportError:
-        pass
+    use_uvloop()
     web.run_app(create_app(), host=args.host, port=args.port, print=None, access_log=None)
     return 0
 

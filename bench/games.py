@@ -30,6 +30,7 @@ from typing import Any
 import aiohttp
 import socketio
 
+from bench import use_uvloop
 from bench.report import cpu_ticks
 from bench.targets import Launch
 
@@ -199,12 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--store", choices=["embedded", "redis"], default="embedded")
     args = ap.parse_args(argv)
     args.games = [g.strip() for g in args.games.split(",") if g.strip()]
-    try:
-        import uvloop
-
-        uvloop.install()
-    except ImportError:
-        pass
+    use_uvloop()
     return asyncio.run(run(args))
 
 

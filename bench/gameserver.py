@@ -12,17 +12,14 @@ import sys
 
 from aiohttp import web
 
+from bench import use_uvloop
+
 
 def main(argv: list[str]) -> int:
     delay = 0.0
     if argv[:1] == ["--bot-delay"]:
         delay, argv = float(argv[1]), argv[2:]
-    try:
-        import uvloop
-
-        uvloop.install()
-    except ImportError:
-        pass
+    use_uvloop()
     from server.__main__ import config_from_args
     from server.app import create_app
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import socketio
 
+from bench import use_uvloop
 from bench.__main__ import create_rooms
 from bench.report import cpu_ticks, percentile
 from bench.targets import Launch
@@ -142,12 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.moves < 10:
         ap.error("--moves: at least 10")
-    try:
-        import uvloop
-
-        uvloop.install()
-    except ImportError:
-        pass
+    use_uvloop()
     return asyncio.run(run(args))
 
 

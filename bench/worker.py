@@ -37,6 +37,8 @@ from typing import Any
 
 import socketio
 
+from bench import use_uvloop
+
 MAX_OUTSTANDING = 10  # paced: a client with this many unacknowledged moves skips its next one
 OP_TIMEOUT = 5.0  # an unpaced client gives up on an ack after this long (counted as an error)
 SETUP_TIMEOUT = 20.0
@@ -339,12 +341,7 @@ async def serve() -> int:
 
 
 def main() -> int:
-    try:
-        import uvloop
-
-        uvloop.install()
-    except ImportError:
-        pass
+    use_uvloop()
     return asyncio.run(serve())
 
 
