@@ -13,8 +13,15 @@ player holds at that version - so a seat change is atomic with the commit order:
 seat reaches a connection before it sat there or after it left. A connection whose player's
 seat changed at that version gets a fresh snapshot instead, and one whose player is gone is told
 and detached. A gap in versions (an entry published while this process was subscribing) is
-filled from the op log before anything later is delivered. Because joins and resyncs are jobs in
-the same queue, a snapshot is never older than a delta the connection already received.
+filled from the op log before anything later is delivered.
+
+A connection that needs a read from the store (a join, a ``sync``, a seat change) is *pending*:
+it is sent nothing until that read goes out. After each job the worker serves the pending
+connections one at a time, never nested: read the store (at some version ``G``, at least the
+feed's), deliver the entries up to ``G`` to everyone else, and send the read only if nothing past
+``G`` went out meanwhile (otherwise read again). So every connection's messages are in version
+order: a snapshot is never older than anything the connection was sent, and each delta is one
+more than the connection's version.
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import msgspec
+
+from server.errors import NOT_JOINED, CardtableError
 
 log = logging.getLogger("cardtable.fanout")
 _unpack = msgspec.msgpack.Decoder().decode
@@ -97,6 +106,9 @@ class RoomFeed:
         self.version = -1  # highest entry handled in order; -1 until the first catch-up
         self.queue: asyncio.Queue[_Job] = asyncio.Queue()
         self.held: dict[int, dict[str, Any]] = {}
+        # Connections waiting for a read from the store, by sid: the version their deltas may
+        # start after, or None for a snapshot. They are sent nothing until it goes out.
+        self.pending: dict[str, int | None] = {}
         self.waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
         self.ready = asyncio.Event()  # set once the room's channel is subscribed
         self.task = asyncio.create_task(self._run(), name=f"feed {code}")
@@ -125,6 +137,7 @@ class RoomFeed:
 
     def detach(self, sid: str) -> None:
         self.conns.pop(sid, None)
+        self.pending.pop(sid, None)
         for _, fut in self.waiters.pop(sid, []):
             if not fut.done():
                 fut.set_result(None)
@@ -163,9 +176,10 @@ class RoomFeed:
                     await self._entry(job.version, job.entry)
                 elif job.kind == "join":
                     assert job.conn is not None
-                    await self._join(job.conn, job.since)
+                    self._want(job.conn, job.since)
                 else:
                     await self._fill(await self.source.version(self.code))
+                await self._settle()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -194,7 +208,7 @@ class RoomFeed:
         if got is None:  # the log no longer reaches back: everyone starts again from a snapshot
             self.version = upto
             for conn in list(self.conns.values()):
-                await self._join(conn, None)
+                self._want(conn, None)
         else:
             for entry in got:
                 await self._deliver(int(entry["v"]), entry)
@@ -209,15 +223,20 @@ class RoomFeed:
         reasons: dict[str, str] = entry.get("x", {})
         groups: dict[str, list[str]] = {}
         gone: list[Conn] = []
-        moved: list[Conn] = []
         for conn in list(self.conns.values()):
-            if conn.last_v < 0 or version <= conn.last_v:
-                continue  # waiting for its snapshot, or the snapshot already covers this
+            if version <= conn.last_v:
+                continue  # what it was sent already covers this
             pid = conn.player_id or ""
+            if conn.sid in self.pending or conn.last_v < 0:
+                # Waiting for its read from the store: nothing goes out before it. A player who
+                # was in the room at the connection's version and has left since is told now.
+                if conn.last_v >= 0 and pid not in seats:
+                    gone.append(conn)
+                continue
             if pid not in seats:
                 gone.append(conn)
             elif seats[pid] != conn.seat:
-                moved.append(conn)
+                self._want(conn, None)  # a new view: a snapshot as that seat sees it
             else:
                 key = ALL if ALL in deltas else view_key(conn.seat)
                 groups.setdefault(key, []).append(conn.sid)
@@ -229,31 +248,78 @@ class RoomFeed:
         for conn in gone:
             self.detach(conn.sid)
             await self.gone(conn, reasons.get(conn.player_id or "", "away"))
-        for conn in moved:
-            # A new view: the table as that seat sees it now (everyone else is at ``version``
-            # already, so a catch-up of the feed inside keeps the order for them).
-            await self._join(conn, None)
 
-    async def _join(self, conn: Conn, since: int | None) -> None:
-        if conn.sid not in self.conns or conn.player_id is None:
+    def _want(self, conn: Conn, since: int | None) -> None:
+        """Make ``conn`` pending: it needs the deltas after ``since`` (or, with None, a
+        snapshot) read from the store. Asked twice, it gets what covers both."""
+        if conn.sid not in self.conns:
             return
-        got = await self.source.catch_up(self.code, conn.player_id, since)
-        if self.version < 0:
-            self.version = got.version
-        elif got.version > self.version:
-            # The store is ahead of what this feed has handled: catch the feed up first, so no
-            # connection is left behind at an older version than this one.
-            await self._fill(got.version)
-            if conn.sid not in self.conns:
+        if conn.sid in self.pending:
+            had = self.pending[conn.sid]
+            since = None if had is None or since is None else min(had, since)
+        self.pending[conn.sid] = since
+
+    async def _settle(self) -> None:
+        """Serve the pending connections, one at a time (a catch-up of the feed may make more
+        of them pending: they are served in turn, never from inside another's)."""
+        tried: set[str] = set()
+        while True:
+            sid = next((s for s in self.pending if s not in tried), None)
+            if sid is None:
                 return
-        conn.seat = got.seat
-        if got.snapshot is not None:
-            await self.send("snapshot", got.snapshot, [conn.sid])
-        else:
-            for delta in got.deltas:
-                await self.send("delta", delta, [conn.sid])
-        conn.last_v = got.version
-        self._wake(conn.sid)
+            tried.add(sid)
+            await self._serve(sid)
+
+    async def _serve(self, sid: str) -> None:
+        """Read what pending connection ``sid`` needs, and send it in order.
+
+        The read is at the store's version ``G``, never older than the feed's. The feed first
+        delivers the entries up to ``G`` to every other connection; if that went past ``G`` (an
+        entry held for a gap came through), the read would be older than what the others
+        have and than the entries this connection will be sent next, so it is read again."""
+        for _ in range(5):
+            conn = self.conns.get(sid)
+            if conn is None or sid not in self.pending:
+                return
+            if conn.player_id is None:
+                self.pending.pop(sid)
+                return
+            try:
+                got = await self.source.catch_up(self.code, conn.player_id, self.pending[sid])
+            except CardtableError as err:
+                if err.code != NOT_JOINED:
+                    raise
+                await self._left(conn)
+                return
+            if self.version < 0:
+                self.version = got.version
+            elif got.version > self.version:
+                await self._fill(got.version)
+            if sid not in self.pending:
+                return  # gone meanwhile
+            if self.version > got.version:
+                continue
+            del self.pending[sid]
+            conn.seat = got.seat
+            if got.snapshot is not None:
+                await self.send("snapshot", got.snapshot, [sid])
+            else:
+                # A sync may ask from before what this connection was sent: no step back.
+                for delta in got.deltas:
+                    if int(delta["v"]) > conn.last_v:
+                        await self.send("delta", delta, [sid])
+            conn.last_v = got.version
+            self._wake(sid)
+            return
+        log.warning("feed %s: the room kept moving past %s's reads; it waits", self.code, sid)
+
+    async def _left(self, conn: Conn) -> None:
+        """The store no longer has ``conn``'s player: deliver the entries up to now (which tell
+        a connection that was in the room why its player left); if it is still here, tell it."""
+        await self._fill(await self.source.version(self.code))
+        if conn.sid in self.conns:
+            self.detach(conn.sid)
+            await self.gone(conn, "away")
 
     def _wake(self, sid: str) -> None:
         conn = self.conns.get(sid)
