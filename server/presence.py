@@ -1,9 +1,10 @@
 """Presence: bringing players' status in line with which of them have a live connection.
 
 A player with no live connection is ``reconnecting``; once away longer than the grace period
-they are removed: their seat is free again (its hand stays, hidden, for whoever sits down) and
-their token no longer joins. Which connections are live is kept in Redis by the socket layer;
-this module only decides what that means for the table.
+they leave: their seat is free again (its hand stays, hidden, in place) and the room remembers
+them, so the same browser comes back as the same player (:func:`server.players.come_back`).
+Which connections are live is kept in Redis by the socket layer; this module only decides what
+that means for the table.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ def settle(table: Table, live: frozenset[str], now: float, grace: float) -> Chan
             p.status, p.away_since = "reconnecting", now
             logs.append(f"{p.name} lost connection")
         elif now - p.away_since >= grace:
-            remove_player(table, p)
-            logs.append(f"{p.name} was removed after being away too long")
+            remove_player(table, p, now=now, remember=True)
+            logs.append(f"{p.name} left after being away too long")
     if not logs:
         return None
     return Change(players_changed=True, log="; ".join(logs))

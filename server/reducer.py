@@ -20,7 +20,7 @@ from typing import Any
 from server import games
 from server.errors import FORBIDDEN, CardtableError
 from server.host import host_action, may_edit
-from server.players import add_player, player_of, rename, take_seat
+from server.players import add_player, come_back, player_of, rename, take_seat
 from server.presence import settle
 from server.table.apply import Actor, Change, Limits, stamp, table_change
 from server.table.objects import Hand, Table
@@ -52,6 +52,16 @@ class Join:
 
 
 @dataclass(frozen=True)
+class ComeBack:
+    """A person the room remembers comes back (by token, else by identity); see
+    :func:`server.players.come_back`."""
+
+    token_hash: str | None
+    identity: str | None
+    new_token_hash: str
+
+
+@dataclass(frozen=True)
 class TakeSeat:
     player_id: str
     seat: object
@@ -65,8 +75,11 @@ class Rename:
 
 @dataclass(frozen=True)
 class Presence:
+    """Which players have a live connection, as of ``now`` (the heartbeats' clock)."""
+
     live: frozenset[str]
     grace: float
+    now: float
 
 
 @dataclass(frozen=True)
@@ -109,9 +122,10 @@ class Auto:
     """The server's own move: a game's scheduled action or a computer player's, if due."""
 
 
-Intent = (TableOp | Join | TakeSeat | Rename | Presence | Host | GameCommand | SetUpGame | Edit
-          | GameState | Auto)
-SEATING = (Join, TakeSeat, Host, Presence, SetUpGame)  # intents after which a game may start
+Intent = (TableOp | Join | ComeBack | TakeSeat | Rename | Presence | Host | GameCommand
+          | SetUpGame | Edit | GameState | Auto)
+# Intents after which a game may start.
+SEATING = (Join, ComeBack, TakeSeat, Host, Presence, SetUpGame)
 
 
 def _actor(table: Table, player_id: str) -> Actor:
@@ -134,12 +148,15 @@ def _change(table: Table, intent: Intent, env: Env) -> Change | None:
     if isinstance(intent, Join):
         return add_player(table, intent.player_id, intent.name, intent.token_hash, intent.seat,
                           env.limits.max_players, intent.identity)
+    if isinstance(intent, ComeBack):
+        return come_back(table, intent.token_hash, intent.identity, intent.new_token_hash,
+                         env.limits.max_players)
     if isinstance(intent, TakeSeat):
         return take_seat(table, intent.player_id, intent.seat)
     if isinstance(intent, Rename):
         return rename(table, intent.player_id, intent.name)
     if isinstance(intent, Presence):
-        return settle(table, intent.live, env.now, intent.grace)
+        return settle(table, intent.live, intent.now, intent.grace)
     if isinstance(intent, Host):
         return host_action(table, intent.player_id, intent.action, intent.target, env.rng,
                            env.now)

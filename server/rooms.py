@@ -83,6 +83,9 @@ class Joined:
     player: Player
     token: str
     commit: Commit | None
+    # A returning person whose old seat was taken while they were away: that seat (they watch
+    # now, and the page offers the free seats).
+    was_seat: int | None = None
 
 
 @dataclass

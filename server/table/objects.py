@@ -132,6 +132,19 @@ class Player(msgspec.Struct, kw_only=True):
     identity: str | None = None  # the browser identity that joined (``hello``), if any
 
 
+class Former(msgspec.Struct, kw_only=True):
+    """A person who left the room (away past the grace period): remembered for as long as the
+    room lives, so the same browser (its token or identity) comes back as the same player, to
+    its seat if nobody has taken it, and the room's creator is host again on return."""
+
+    id: str
+    name: str
+    token_hash: str
+    seat: int | None = None
+    identity: str | None = None
+    left_at: float = 0.0
+
+
 class UndoEntry(msgspec.Struct, kw_only=True):
     """What one player's last operation changed, to put back if nobody touched it since."""
 
@@ -159,6 +172,8 @@ class Table(msgspec.Struct, kw_only=True):
     log: list[str] = msgspec.field(default_factory=list)  # the last public log lines
     log_at: list[float] = msgspec.field(default_factory=list)  # when each log line was written
     public: bool = False  # the host listed the room in the lobby
+    former: list[Former] = msgspec.field(default_factory=list)  # people who left, newest last
+    creator: str = ""  # the player id of the room's first person: host whenever present
 
     def log_times(self) -> list[float]:
         """When each line of ``log`` was written, epoch seconds (0: before times were kept)."""

@@ -124,6 +124,12 @@ def players_view(table: Table) -> list[dict[str, Any]]:
     return out
 
 
+def former_view(table: Table) -> list[dict[str, Any]]:
+    """The people who left and may come back, with the seat they had: a page shows a free seat
+    that still holds a departed player's cards as theirs ("Ana's seat, 7 cards")."""
+    return [{"id": f.id, "name": f.name, "seat": f.seat} for f in table.former]
+
+
 def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     """Everything a seat may know about the room, at the room's current version."""
     return {
@@ -132,6 +138,7 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
         "seats": table.seats,
         "template": table.template,
         "players": players_view(table),
+        "former": former_view(table),
         "locked": table.locked,
         "public": table.public,
         "objects": view_objects(table, table.objects, seat),

@@ -109,11 +109,11 @@ async def test_removed_message(pages, server):
     player = (await dump(b))["me"]["player"]
     handlers = server.app[HANDLERS_KEY]
     sid = next(sid for sid, s in handlers.sessions.items() if s.player_id == player)
-    message = "You were removed after being away too long."
-    await handlers.sio.emit("removed", {"reason": "away", "message": message}, to=sid)
+    message = "The host removed you from this room."
+    await handlers.sio.emit("removed", {"reason": "host", "message": message}, to=sid)
     screen = b.locator("[data-testid=screen-removed]")
     await screen.wait_for()
-    assert "away too long" in await screen.text_content()
+    assert "host removed you" in await screen.text_content()
     await shot(b, "removed-ben")
 
 

@@ -6,7 +6,7 @@
 import { handCount, isHand } from "./board";
 import { h } from "./dom";
 import { isFavourite } from "./social";
-import { everyoneEdits, type State } from "./state";
+import { everyoneEdits, type State, vacatedBy } from "./state";
 import type { Player } from "./types";
 import { seatColor } from "./util";
 
@@ -84,7 +84,7 @@ export class Panel {
     }
     const g = s.game;
     const game = g ? [g.name, g.title, g.options, g.waiting, g.min_players, g.max_players, (g.players ?? []).map((p) => p.seat)] : null;
-    const key = JSON.stringify([s.players, counts, s.me.player, s.me.seat, s.seats, s.conn, s.locked, s.public, game, everyoneEdits(s)]);
+    const key = JSON.stringify([s.players, s.former, counts, s.me.player, s.me.seat, s.seats, s.conn, s.locked, s.public, game, everyoneEdits(s)]);
     if (key !== this.key) {
       this.key = key;
       this.renderPlayers(s, counts);
@@ -168,7 +168,11 @@ export class Panel {
           bot.addEventListener("click", () => this.actions.bot(seat));
           btns.appendChild(bot);
         }
-        li.append(swatch, h("span", { class: "who" }, h("span", { class: "pname empty-seat" }, `Seat ${seat + 1} — empty`)), hand, btns);
+        // A seat someone left (away too long) is theirs to come back to; its cards stay there.
+        const left = vacatedBy(s, seat);
+        const label = left ? `${left.name} (left)` : `Seat ${seat + 1} — empty`;
+        const title = left ? `${left.name} left seat ${seat + 1}; their cards stay here until they come back or someone takes the seat over` : null;
+        li.append(swatch, h("span", { class: "who" }, h("span", { class: "pname empty-seat", "data-testid": left ? "seat-left-by" : null, title }, label)), hand, btns);
       }
       rows.push(li);
     }

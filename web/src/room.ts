@@ -2,7 +2,7 @@
 
 import { Conn, type Fatal } from "./api";
 import { RoomChat } from "./chat";
-import { isCard, isStack, spotNear, stackBox } from "./board";
+import { handCount, isCard, isHand, isStack, spotNear, stackBox } from "./board";
 import { h, setText } from "./dom";
 import { bindDrag, type DragHost } from "./drag";
 import { EditMode } from "./editmode";
@@ -15,7 +15,7 @@ import { FIT, portraitTable, type ViewPort, zoomAt } from "./geom";
 import { fetchGames, gameCaption, optionFields } from "./options";
 import { Panel } from "./panel";
 import { Renderer } from "./render";
-import { dump, mayEdit, newState, recompute, type State } from "./state";
+import { dump, mayEdit, newState, openSeats, recompute, type State, takeOverQuestion } from "./state";
 import type { GameAction, GameInfo, Op, Player } from "./types";
 import { closeMenu, confirmDialog, prompt, screen, toast } from "./ui";
 import { forgetRoom, NAME_KEY, prettyCode, save, tokenKey } from "./util";
@@ -47,7 +47,7 @@ export class Room implements DragHost {
   constructor(code: string, name: string, opts: RoomOptions) {
     this.s = newState(code, name);
     this.panel = new Panel({
-      sit: (seat) => this.conn.request("seat", { seat }),
+      sit: (seat) => void this.sit(seat),
       leave: () => this.conn.request("seat", { seat: null }),
       rename: () => void this.renameMe(),
       lock: (locked) => this.conn.request("host", { action: locked ? "lock" : "unlock" }),
@@ -101,6 +101,7 @@ export class Room implements DragHost {
         notice: (text, kind) => toast(text, kind),
         fatal: (kind, msg) => this.fatal(kind, msg),
         status: (left) => this.showBanner(left),
+        seatTaken: (seat) => void this.seatTaken(seat),
         remoteDrag: (by, items) => this.r.remoteDrag(this.s, items, by),
       },
       { giveUpAfter: opts.giveUpAfter },
@@ -253,7 +254,7 @@ export class Room implements DragHost {
     } else if (kind === "removed") {
       this.closed = true;
       screen("screen-removed", "Removed from the room", msg, [
-        { label: "Join again", testid: "join-again", primary: true, action: () => location.reload() },
+        { label: "Join as a new player", testid: "join-again", primary: true, action: () => location.reload() },
         home,
       ]);
     } else if (kind === "bad-name") {
@@ -676,6 +677,52 @@ export class Room implements DragHost {
     modal.addEventListener("pointerdown", (e) => e.target === modal && done());
     document.body.appendChild(modal);
     close.focus();
+  }
+
+  /** Cards in each seat's hand, as this page sees them. */
+  private handCounts(): number[] {
+    const counts: number[] = [];
+    for (let seat = 0; seat < this.s.seats; seat++) {
+      const hand = this.s.view.get(`hand${seat}`);
+      counts.push(isHand(hand) ? handCount(hand) : 0);
+    }
+    return counts;
+  }
+
+  /** Sit at `seat`; a free seat that still holds someone's cards is taken over only if asked. */
+  private async sit(seat: number): Promise<void> {
+    const question = takeOverQuestion(this.s, seat, this.handCounts()[seat] ?? 0);
+    if (question && !(await confirmDialog(question, "Their cards become yours; if they come back, they can take another seat or watch.", "Take over"))) return;
+    this.conn.request("seat", { seat });
+  }
+
+  /** We came back after leaving and our seat had been taken: say so, offer the open seats. */
+  private seatTaken(was: number): void {
+    const holder = this.s.players.find((p) => p.seat === was);
+    const open = openSeats(this.s, this.handCounts());
+    const modal = h("div", { class: "modal", "data-testid": "seat-taken" });
+    const done = () => modal.remove();
+    const watch = h("button", { type: "button", "data-testid": "seat-taken-watch", class: open.length ? "" : "primary" }, "Watch");
+    watch.addEventListener("click", done);
+    const seats = open.map((seat) => {
+      const b = h("button", { type: "button", class: "primary", "data-testid": `seat-taken-sit-${seat}` }, `Sit at seat ${seat + 1}`);
+      b.addEventListener("click", () => {
+        done();
+        this.conn.request("seat", { seat });
+      });
+      return b;
+    });
+    const who = holder ? `${holder.name} took seat ${was + 1}` : `Seat ${was + 1} was taken`;
+    const what = open.length ? "Sit at a free seat, or watch." : "No seat is free now: you watch, and can sit down when one is.";
+    modal.appendChild(
+      h("div", { class: "modal-box", role: "dialog", "aria-modal": "true", "aria-labelledby": "seat-taken-title" },
+        h("h2", { id: "seat-taken-title" }, "Welcome back"),
+        h("p", { class: "hint" }, `While you were away, ${who}. ${what}`),
+        h("div", { class: "modal-buttons" }, watch, ...seats)),
+    );
+    modal.addEventListener("keydown", (e) => e.key === "Escape" && done());
+    document.body.appendChild(modal);
+    (seats[0] ?? watch).focus();
   }
 
   /** Forget this room's player (used by "join as someone new"). */

@@ -4,7 +4,7 @@
 
 import { Draft, type Objects, predict, seatedSeats, stripHidden } from "./board";
 import { seating, seatView, type TableSize } from "./seating";
-import type { Game, Obj, Op, Player } from "./types";
+import type { Former, Game, Obj, Op, Player } from "./types";
 
 export interface Pending {
   ref: number;
@@ -29,6 +29,8 @@ export interface State {
   seats: number;
   template: string;
   players: Player[];
+  /** People who left (away too long) and may come back, with the seats they had. */
+  former: Former[];
   /** The host closed the room to new players. */
   locked: boolean;
   /** The host listed the room in the lobby's public tables. */
@@ -58,6 +60,7 @@ export function newState(code: string, name: string): State {
     seats: 0,
     template: "",
     players: [],
+    former: [],
     locked: false,
     public: false,
     game: null,
@@ -120,6 +123,7 @@ export function dump(s: State): unknown {
     seats: s.seats,
     me: s.me,
     players: s.players,
+    former: s.former,
     locked: s.locked,
     public: s.public,
     game: s.game,
@@ -130,4 +134,30 @@ export function dump(s: State): unknown {
     log: s.log.map((l) => l.text),
     selected: [...s.selected],
   };
+}
+
+/** The person who left a free seat (away too long) and may come back to it, if any: the last
+ *  to leave from it. A seat someone sits at belongs to nobody else. */
+export function vacatedBy(s: Pick<State, "former" | "players">, seat: number): Former | null {
+  if (s.players.some((p) => p.seat === seat)) return null;
+  let found: Former | null = null;
+  for (const f of s.former) if (f.seat === seat) found = f;
+  return found;
+}
+
+/** Free seats where sitting down takes over nobody's cards (`counts`: cards in each seat's hand). */
+export function openSeats(s: Pick<State, "players" | "seats">, counts: readonly number[]): number[] {
+  const taken = new Set(s.players.map((p) => p.seat));
+  const out: number[] = [];
+  for (let seat = 0; seat < s.seats; seat++) if (!taken.has(seat) && !(counts[seat] > 0)) out.push(seat);
+  return out;
+}
+
+/** The question to ask before sitting at `seat`, or null to sit at once: a free seat whose hand
+ *  still holds cards is someone's, taken over only on purpose. */
+export function takeOverQuestion(s: Pick<State, "former" | "players">, seat: number, cards: number): string | null {
+  if (!(cards > 0) || s.players.some((p) => p.seat === seat)) return null;
+  const who = vacatedBy(s, seat);
+  const whose = who ? `${who.name}'s seat` : `Seat ${seat + 1}`;
+  return `Take over ${whose}, ${cards} card${cards === 1 ? "" : "s"}?`;
 }

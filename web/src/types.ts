@@ -200,12 +200,20 @@ export interface OptionInfo {
   description: string;
 }
 
+/** Someone who left the room (away too long) and may come back, with the seat they had. */
+export interface Former {
+  id: string;
+  name: string;
+  seat: number | null;
+}
+
 export interface Snapshot {
   code: string;
   v: number;
   seats: number;
   template: string;
   players: Player[];
+  former?: Former[];
   locked?: boolean;
   /** Listed in the lobby's public tables. */
   public?: boolean;
@@ -220,6 +228,8 @@ export interface Delta {
   by: string;
   log?: string;
   players?: Player[];
+  /** Sent with `players`. */
+  former?: Former[];
   locked?: boolean;
   public?: boolean;
   /** Present when the game view changed; null when the rules were turned off. */
@@ -233,6 +243,8 @@ export interface Joined {
   seat: number | null;
   name: string;
   ref: string | number | null;
+  /** We came back after leaving, and this seat (ours before) was taken meanwhile: we watch. */
+  was_seat?: number | null;
 }
 
 export interface Ack {
