@@ -74,7 +74,8 @@ def create_app(config: Config) -> web.Application:
             embedded = EmbeddedRedis(config.data_dir, fsync=config.fsync).start()
             url = embedded.url
             log.info("embedded store: redis-server under %s", config.data_dir.resolve())
-        store = RedisStore(url, log_cap=config.log_cap, ttl_seconds=config.room_ttl_seconds)
+        store = RedisStore(url, log_cap=config.log_cap, ttl_seconds=config.room_ttl_seconds,
+                           socket_timeout=config.store_timeout_seconds)
         rooms = RoomService(store, config.limits, bot_delay=config.bot_delay_seconds)
         app[ROOMS_KEY] = rooms
         # Other processes' commits arrive on the rooms' channels; the embedded store has none.

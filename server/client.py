@@ -2,18 +2,28 @@
 
 It speaks Socket.IO like the web page does, keeps the room as this seat sees it (applying deltas
 strictly in version order, holding early ones, resyncing on a gap), and records every message it
-receives so tests can check that nothing forbidden ever arrived.
+receives so tests can check that nothing forbidden ever arrived. Every mutating event carries an
+operation id (``opid``), and :meth:`TableClient.retrying` sends a refused-but-retryable one
+again with the same id, as docs/protocol.md says, so it is never applied twice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import random
+import secrets
 from typing import Any
 
 import socketio
 
 EVENTS = ("joined", "snapshot", "delta", "ack", "error")
+MUTATING = frozenset({"op", "seat", "rename", "game", "host"})  # the events that take an opid
+
+
+def new_opid() -> str:
+    """A fresh operation id: 16 random characters of ``A-Za-z0-9_-``."""
+    return secrets.token_urlsafe(12)
 
 
 class OpFailed(Exception):
@@ -154,6 +164,10 @@ class TableClient:
 
     async def request(self, event: str, payload: dict[str, Any],
                       timeout: float = 10.0) -> dict[str, Any]:
+        """Send one event and wait for its answer; a mutating event gets an ``opid`` unless the
+        payload has one."""
+        if event in MUTATING and "opid" not in payload:
+            payload = {**payload, "opid": new_opid()}
         ref = next(self._refs)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiters[ref] = fut
@@ -162,6 +176,22 @@ class TableClient:
             return await asyncio.wait_for(fut, timeout)
         finally:
             self._waiters.pop(ref, None)
+
+    async def retrying(self, event: str, payload: dict[str, Any], tries: int = 10,
+                       rng: random.Random | None = None) -> dict[str, Any]:
+        """Send a mutating event until it is answered for good: after a ``retryable`` refusal
+        (``unconfirmed``, ``unavailable``, a busy room, the rate limit) send the very same event,
+        same ``opid``, again after a growing, jittered pause, up to ``tries`` times in all."""
+        payload = {**payload, "opid": payload.get("opid") or new_opid()}
+        rng = rng or random.Random()
+        for attempt in range(1, tries + 1):
+            try:
+                return await self.request(event, payload)
+            except OpFailed as err:
+                if not err.payload.get("retryable") or attempt == tries:
+                    raise
+            await asyncio.sleep(rng.uniform(0, min(1.0, 0.05 * 2 ** attempt)))
+        raise AssertionError("unreachable")
 
     async def join(self, code: str, name: str = "player", **extra: Any) -> dict[str, Any]:
         got = await self.request("join", {"code": code, "name": name, **extra})

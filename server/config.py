@@ -37,6 +37,9 @@ class Config:
     limits: Limits = field(default_factory=Limits)
     room_ttl_seconds: int = 14 * 24 * 3600
     log_cap: int = 200  # op-log entries kept per room for resync
+    # How long a Redis command may take before the store counts as unavailable (a commit that
+    # times out is answered ``unconfirmed``: it may still land, and its operation id holds).
+    store_timeout_seconds: float = 2.0
     max_payload_bytes: int = 32 * 1024  # one event's payload, after decoding
     ops_per_second: float = 20.0  # per connection, sustained
     ops_burst: int = 40  # per connection, burst

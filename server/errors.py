@@ -30,6 +30,8 @@ UNDO_REFUSED = "undo_refused"
 BAD_TOKEN = "bad_token"
 RULES = "rules"  # a rule plugin rejected the move; message says which rule
 UNAVAILABLE = "unavailable"  # the store is down; retry later
+UNCONFIRMED = "unconfirmed"  # the store did not answer a commit: it may have landed
+ALREADY_REFUSED = "already_refused"  # an operation id whose operation was refused
 INTERNAL = "internal"
 # Playing with people (server/social/)
 BAD_IDENTITY = "bad_identity"  # a known identity id with the wrong secret

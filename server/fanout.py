@@ -390,6 +390,13 @@ class Feeds:
         if feed is not None:
             feed.push(version, entry)
 
+    def stale(self, code: str) -> None:
+        """A commit of this process may have landed unseen (its answer never came): read the
+        log up to the room's version before delivering anything later."""
+        feed = self.rooms.get(code)
+        if feed is not None:
+            feed.catch_up()
+
     def published(self, code: str, raw: bytes) -> None:
         """Another process's commit arrived on the room's channel."""
         feed = self.rooms.get(code)

@@ -19,6 +19,9 @@ Name = Annotated[str, msgspec.Meta(max_length=200)]
 SeatNo = Annotated[int, msgspec.Meta(ge=0, le=63)]
 Version = Annotated[int, msgspec.Meta(ge=0)]
 IdentityId = Annotated[str, msgspec.Meta(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+# The client's id for one mutating event (``op``, ``seat``, ``rename``, ``game``, ``host``): sent
+# again unchanged when the event is retried, so the server applies it at most once.
+OpId = Annotated[str, msgspec.Meta(min_length=8, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 class _Event(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -37,10 +40,12 @@ class Join(_Event):
 
 class Seat(_Event):
     seat: SeatNo | None  # required: null means "leave my seat and watch"
+    opid: OpId | None = None
 
 
 class Rename(_Event):
     name: Name
+    opid: OpId | None = None
 
 
 class Sync(_Event):
@@ -49,6 +54,7 @@ class Sync(_Event):
 
 class Game(_Event):
     action: dict[str, Any]
+    opid: OpId | None = None
 
 
 class Host(_Event):
@@ -59,6 +65,7 @@ class Host(_Event):
     options: dict[str, Any] | None = None
     seat: SeatNo | None = None
     public: bool | None = None  # "public": list the room in the lobby or not
+    opid: OpId | None = None
 
 
 class DragItem(msgspec.Struct, forbid_unknown_fields=True):
@@ -130,9 +137,11 @@ class Chat(_Event):
 
 
 class OpRef(msgspec.Struct, kw_only=True):
-    """Only the ``ref`` of an ``op`` (the rest is the operation, parsed by ``parse_op``)."""
+    """Only the ``ref`` and ``opid`` of an ``op`` (the rest is the operation, parsed by
+    ``parse_op``)."""
 
     ref: Ref = None
+    opid: OpId | None = None
 
 
 E = TypeVar("E", bound=msgspec.Struct)

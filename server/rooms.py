@@ -23,12 +23,14 @@ import msgspec
 from plugins.registry import GAMES
 from server import codes, games
 from server.errors import (
+    ALREADY_REFUSED,
     BAD_REQUEST,
     BAD_TOKEN,
     CONFLICT,
     REMOVED,
     ROOM_NOT_FOUND,
     UNAVAILABLE,
+    UNCONFIRMED,
     CardtableError,
 )
 from server.fanout import CatchUp
@@ -51,7 +53,13 @@ from server.reducer import (
     reduce,
 )
 from server.store.base import Store
-from server.store.redis_store import RoomGone, StoreUnavailable, VersionMismatch
+from server.store.redis_store import (
+    Repeated,
+    RoomGone,
+    Seen,
+    StoreUnavailable,
+    VersionMismatch,
+)
 from server.table.apply import SYSTEM_RNG, Change, Limits, new_id
 from server.table.objects import Player, Table, decode_table, encode_table
 from server.table.ops import Op
@@ -76,6 +84,9 @@ class Commit:
     deltas: dict[str, dict[str, Any]]
     log: str = ""
     wake: float | None = None  # when the server should make its own move in this room
+    # The operation's id had been committed before (an earlier attempt, whose answer was lost):
+    # ``version`` is that first commit's, and nothing was committed now.
+    repeated: bool = False
 
 
 @dataclass
@@ -121,6 +132,9 @@ class RoomService:
     retries: int = 60
     on_commit: OnCommit | None = None
     on_wake: Callable[[str, float | None], None] | None = None
+    # Called with a room's code when this process may have missed one of its own commits there
+    # (one whose answer never came, found later by its operation id): the feed reads the log.
+    on_stale: Callable[[str], None] | None = None
     rng: random.Random = SYSTEM_RNG
     clock: Callable[[], float] = time.time
     pause: Callable[[float], Awaitable[None]] = _no_wait
@@ -216,20 +230,25 @@ class RoomService:
     def _env(self) -> Env:
         return Env(now=self.clock(), rng=self.rng, limits=self.limits)
 
-    async def _mutate(self, code: str, intent: Intent, by: str, reason: str = "away"
-                      ) -> Commit:
-        commit = await self._maybe_mutate(code, intent, by, reason)
+    async def _mutate(self, code: str, intent: Intent, by: str, reason: str = "away",
+                      once: str | None = None) -> Commit:
+        commit = await self._maybe_mutate(code, intent, by, reason, once)
         assert commit is not None
         return commit
 
-    async def _maybe_mutate(self, code: str, intent: Intent, by: str, reason: str = "away"
-                            ) -> Commit | None:
+    async def _maybe_mutate(self, code: str, intent: Intent, by: str, reason: str = "away",
+                            once: str | None = None) -> Commit | None:
         """Reduce ``intent`` on a fresh copy and commit it; ``None``: nothing to do.
 
         Another process committing first makes the commit fail its version check; the intent
         is then reduced again on the newer state after a jittered, growing pause, so a busy
         room serialises its writers instead of refusing them. ``reason`` is recorded for
         players the change removes ("away", "host").
+
+        ``once`` is the client's id for the operation (player ``by``'s): the commit script
+        applies it at most once and answers a repeat with the first outcome, and a refusal of
+        it is recorded before it is answered (:meth:`_refused`). A commit whose answer never
+        came is ``unconfirmed``, not ``unavailable``: it may have landed, or land later.
         """
         async with self._lock(code):
             for attempt in range(self.retries):
@@ -245,7 +264,15 @@ class RoomService:
                     table = decode_table(cached.blob)
                 before = set(table.players)
                 env = self._env()
-                change = reduce(table, intent, env)
+                try:
+                    change = reduce(table, intent, env)
+                except CardtableError as err:
+                    if once is None or err.retryable:
+                        raise
+                    first = await self._refused(code, by, once, cached.version)
+                    if first is None:
+                        raise
+                    return first
                 if change is None:  # nothing to do, nothing changed (a heartbeat, a timer)
                     if cached.table is None and self._cache.get(code) is cached:
                         cached.table = table
@@ -261,16 +288,19 @@ class RoomService:
                     entry["x"] = dict.fromkeys(sorted(gone), reason)
                 try:
                     await self.store.commit(code, cached.version, table.version, blob,
-                                            _pack(entry))
+                                            _pack(entry), None if once is None else (by, once))
+                except Repeated as rep:
+                    self._cache.pop(code, None)
+                    return self._repeated(code, rep.seen)
                 except VersionMismatch:
                     self._cache.pop(code, None)
                     continue
                 except RoomGone:
                     self._cache.pop(code, None)
                     raise CardtableError(ROOM_NOT_FOUND, "This room has expired.") from None
-                except StoreUnavailable:
+                except StoreUnavailable as exc:
                     self._cache.pop(code, None)
-                    raise _unavailable() from None
+                    raise (_unconfirmed() if exc.maybe_applied else _unavailable()) from None
                 self._cache[code] = _Cached(table.version, blob, table)
                 if self.on_commit is not None:
                     self.on_commit(code, table.version, entry)
@@ -280,12 +310,39 @@ class RoomService:
                 return Commit(code, table.version, deltas, change.log, wake)
             raise CardtableError(CONFLICT, "The room is busy; try again.", retryable=True)
 
-    async def apply(self, code: str, player_id: str, op: Op) -> Commit:
-        return await self._mutate(code, TableOp(player_id, op), player_id)
+    async def _refused(self, code: str, player: str, once: str, version: int) -> Commit | None:
+        """Operation ``once`` was refused on the table at ``version``: record that in the store
+        before the refusal is answered, so an earlier attempt of it still on its way to Redis
+        can never land afterwards. ``None``: the refusal stands; a commit: an earlier attempt
+        had landed already (the refusal came from the state it made), and that is the answer.
+        """
+        try:
+            seen = await self.store.refuse(code, player, once, version)
+        except StoreUnavailable:
+            raise _unconfirmed() from None
+        if seen is None or seen.refused:
+            return None
+        self._cache.pop(code, None)
+        return self._repeated(code, seen)
 
-    async def game_command(self, code: str, player_id: str, action: object) -> Commit:
+    def _repeated(self, code: str, seen: Seen) -> Commit:
+        """The answer to an operation id that has an outcome already: its first commit, or
+        ``already_refused``. Nothing was written now."""
+        if seen.refused:
+            raise CardtableError(ALREADY_REFUSED, "This operation was refused before, and was "
+                                 "not applied; send a new operation (with a new id).")
+        if self.on_stale is not None:
+            self.on_stale(code)
+        return Commit(code, seen.version, {}, repeated=True)
+
+    async def apply(self, code: str, player_id: str, op: Op, once: str | None = None
+                    ) -> Commit:
+        return await self._mutate(code, TableOp(player_id, op), player_id, once=once)
+
+    async def game_command(self, code: str, player_id: str, action: object,
+                           once: str | None = None) -> Commit:
         """A rule plugin's command with no drag (knock, bid, next hand...)."""
-        return await self._mutate(code, GameCommand(player_id, action), player_id)
+        return await self._mutate(code, GameCommand(player_id, action), player_id, once=once)
 
     async def auto_step(self, code: str) -> tuple[Commit | None, float | None]:
         """The server's own move in this room, if one is due (a game's timed action, a
@@ -320,11 +377,14 @@ class RoomService:
         table = await self.load_table(code)
         return Joined(table.players[pid], new_token, commit)
 
-    async def take_seat(self, code: str, player_id: str, seat: object) -> Commit:
-        return await self._mutate(code, TakeSeat(player_id, seat), player_id)
+    async def take_seat(self, code: str, player_id: str, seat: object,
+                        once: str | None = None) -> Commit:
+        return await self._mutate(code, TakeSeat(player_id, seat), player_id, once=once)
 
-    async def rename(self, code: str, player_id: str, name: object) -> Commit:
-        return await self._mutate(code, Rename(player_id, clean_name(name)), player_id)
+    async def rename(self, code: str, player_id: str, name: object,
+                     once: str | None = None) -> Commit:
+        return await self._mutate(code, Rename(player_id, clean_name(name)), player_id,
+                                  once=once)
 
     async def refresh_presence(self, code: str, live: set[str], now: float,
                                grace: float) -> Commit | None:
@@ -343,13 +403,13 @@ class RoomService:
         return await self._mutate(code, GameState(state), "server")
 
     async def host_action(self, code: str, player_id: str, action: object,
-                          target: object = None) -> Commit:
+                          target: object = None, once: str | None = None) -> Commit:
         """Host only: lock/unlock, remove a player, game rules on/off, computers, start."""
         if action not in ("lock", "unlock", "remove", "game", "bot", "start", "edit", "public"):
             raise CardtableError(BAD_REQUEST, "Host actions are lock, unlock, remove, game, "
                                  "bot, start, edit and public.")
         return await self._mutate(code, Host(player_id, str(action), target), player_id,
-                                  reason="host")
+                                  reason="host", once=once)
 
     # --- resync -----------------------------------------------------------------------------
 
@@ -442,3 +502,9 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
 def _unavailable() -> CardtableError:
     return CardtableError(UNAVAILABLE, "The game store is unreachable right now; try again in a "
                           "moment.", retryable=True)
+
+
+def _unconfirmed() -> CardtableError:
+    """A commit was sent and its answer never came: it may have landed, or may still land."""
+    return CardtableError(UNCONFIRMED, "We could not confirm your move; it will be sent again.",
+                          retryable=True)

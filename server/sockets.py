@@ -117,6 +117,7 @@ class SocketHandlers:
         feeds = Feeds(rooms, self._send, self._gone, subscriber)
         self.feeds = feeds
         rooms.on_commit = feeds.committed
+        rooms.on_stale = feeds.stale
         self.scheduler = Scheduler(rooms.auto_step)
         rooms.on_wake = self.scheduler.wake
 
@@ -351,31 +352,31 @@ class SocketHandlers:
 
     async def on_op(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
-        ref = parse(OpRef, data, "op").ref
+        head = parse(OpRef, data, "op")
         code, pid = self._joined(s)
         op = parse_op(data)
-        commit = await self.rooms.apply(code, pid, op)
-        await self._answer(sid, s, ref, commit.version)
+        commit = await self.rooms.apply(code, pid, op, head.opid)
+        await self._answer(sid, s, head.ref, commit.version)
 
     async def on_seat(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
         msg = parse(Seat, data, "seat")
         code, pid = self._joined(s)
-        commit = await self.rooms.take_seat(code, pid, msg.seat)
+        commit = await self.rooms.take_seat(code, pid, msg.seat, msg.opid)
         await self._answer(sid, s, msg.ref, commit.version)
 
     async def on_rename(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
         msg = parse(Rename, data, "rename")
         code, pid = self._joined(s)
-        commit = await self.rooms.rename(code, pid, msg.name)
+        commit = await self.rooms.rename(code, pid, msg.name, msg.opid)
         await self._answer(sid, s, msg.ref, commit.version)
 
     async def on_game(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
         msg = parse(Game, data, "game")
         code, pid = self._joined(s)
-        commit = await self.rooms.game_command(code, pid, msg.action)
+        commit = await self.rooms.game_command(code, pid, msg.action, msg.opid)
         await self._answer(sid, s, msg.ref, commit.version)
 
     async def on_host(self, sid: str, s: Session, data: dict[str, Any]) -> None:
@@ -391,7 +392,7 @@ class SocketHandlers:
                                  f"{sorted(given - allowed)[0]!r}.")
         target: object
         if msg.action == "public":
-            commit = await self.social.public(code, pid, msg.public)
+            commit = await self.social.public(code, pid, msg.public, msg.opid)
             await self._answer(sid, s, msg.ref, commit.version)
             return
         if msg.action == "remove":
@@ -404,7 +405,7 @@ class SocketHandlers:
             target = {"who": msg.who}
         else:
             target = None
-        commit = await self.rooms.host_action(code, pid, msg.action, target)
+        commit = await self.rooms.host_action(code, pid, msg.action, target, msg.opid)
         await self._answer(sid, s, msg.ref, commit.version)
 
     async def on_sync(self, sid: str, s: Session, data: dict[str, Any]) -> None:

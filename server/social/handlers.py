@@ -164,9 +164,11 @@ class SocialHandlers:
             lines = [line for line in lines if line["from"].get("identity") not in muted]
         await self.sockets.reply("chat_history", {"code": code, "lines": lines}, sid)
 
-    async def public(self, code: str, player_id: str, public: object) -> Commit:
-        """The host's ``public`` action, then the lobby's index of public rooms."""
-        commit = await self.rooms.host_action(code, player_id, "public", public)
+    async def public(self, code: str, player_id: str, public: object,
+                     once: str | None = None) -> Commit:
+        """The host's ``public`` action (``once``: its operation id), then the lobby's index of
+        public rooms."""
+        commit = await self.rooms.host_action(code, player_id, "public", public, once)
         if self.ready:
             await self.lobby.set_public(code, public is True, time.time())
         return commit

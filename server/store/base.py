@@ -3,14 +3,19 @@
 :class:`server.store.redis_store.RedisStore` is its one implementation (an external Redis or
 the embedded one); anything else that keeps these promises could stand in for it: ``commit``
 writes only if the stored version is still ``expected`` and publishes the entry on the room's
-channel in commit order; ``log_since`` returns whole runs of entries or ``None``; calls raise
-``StoreUnavailable`` when the store can't be reached.
+channel in commit order, and never twice for one operation id (``once``: it raises ``Repeated``
+with the id's first outcome instead); ``refuse`` makes a refusal of an id final;
+``log_since`` returns whole runs of entries or ``None``; calls raise ``StoreUnavailable`` when
+the store can't be reached (``maybe_applied`` when a write was sent and not answered).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from server.store.redis_store import Seen
 
 
 class Store(Protocol):
@@ -25,7 +30,9 @@ class Store(Protocol):
     async def exists(self, code: str) -> bool: ...
 
     async def commit(self, code: str, expected: int, new: int, blob: bytes,
-                     entry: bytes | None) -> None: ...
+                     entry: bytes | None, once: tuple[str, str] | None = None) -> None: ...
+
+    async def refuse(self, code: str, player: str, opid: str, version: int) -> Seen | None: ...
 
     async def log_since(self, code: str, version: int, upto: int) -> list[bytes] | None: ...
 

@@ -5,17 +5,23 @@ Keys per room use a hash tag so a Redis Cluster keeps one room on one slot:
 msgpack entries, newest last, capped). Every commit is one Lua script: it checks the stored
 version equals the one the caller loaded, writes state and log entry, trims the log and refreshes
 the TTL — so two writers on a stale state never both land.
+
+Operations a client names with an id (``opid``) are remembered per room and player in
+``ct:{CODE}:ids:PLAYER`` (a sorted set: id -> its outcome, the newest ``id_cap`` kept), checked
+and written by the same commit script, so an operation sent again after an unknown outcome is
+never applied twice (see :meth:`RedisStore.commit` and :meth:`RedisStore.refuse`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.exceptions import BusyLoadingError, NoScriptError, RedisError
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 _CREATE = """
@@ -25,12 +31,20 @@ redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 
-# KEYS: room, log, images. ARGV: expected version, new version, blob, log entry ('' for none),
-# cap, ttl, the room's feed channel. Publishing inside the script puts entries on the channel in
-# commit order.
+# KEYS: room, log, images, the player's remembered operation ids. ARGV: expected version, new
+# version, blob, log entry ('' for none), cap, ttl, the room's feed channel, the operation's id
+# ('' for none), how many ids to remember. Publishing inside the script puts entries on the
+# channel in commit order. An id seen before returns {its outcome} before the version check
+# (it may have landed at any earlier version) and writes nothing; a new one is remembered with
+# the commit, atomically. Outcomes are scores: 2 * version committed, or 2 * version + 1 for an
+# operation refused when the table was at that version (see ``_REFUSE``).
 _COMMIT = """
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return -1 end
+if ARGV[8] ~= '' then
+  local seen = redis.call('ZSCORE', KEYS[4], ARGV[8])
+  if seen then return {tonumber(seen)} end
+end
 if tonumber(v) ~= tonumber(ARGV[1]) then return tonumber(v) end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 if ARGV[4] ~= '' then
@@ -41,7 +55,25 @@ end
 redis.call('EXPIRE', KEYS[1], ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[6])
 redis.call('EXPIRE', KEYS[3], ARGV[6])
+if ARGV[8] ~= '' then
+  redis.call('ZADD', KEYS[4], 2 * tonumber(ARGV[2]), ARGV[8])
+  redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -tonumber(ARGV[9]) - 1)
+  redis.call('EXPIRE', KEYS[4], ARGV[6])
+end
 return -2
+"""
+
+# KEYS: the player's remembered operation ids. ARGV: the id, the version the refusal was judged
+# at, ttl, how many ids to remember. Records the id as refused unless it has an outcome already,
+# which is returned instead: so an earlier attempt of it still on its way to Redis can't land
+# after the refusal was answered.
+_REFUSE = """
+local seen = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if seen then return tonumber(seen) end
+redis.call('ZADD', KEYS[1], 2 * tonumber(ARGV[2]) + 1, ARGV[1])
+redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -tonumber(ARGV[4]) - 1)
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return -1
 """
 
 
@@ -59,7 +91,38 @@ return redis.call('LRANGE', KEYS[2], from - first, to - first)
 
 
 class StoreUnavailable(Exception):
-    """Redis could not be reached; the operation was not applied and may be retried."""
+    """Redis could not be reached or did not answer in time; the call may be retried.
+
+    ``maybe_applied``: a write was sent and its answer never came, so Redis may have run it
+    (or may still run it, when a stalled server resumes); False when it is known that nothing
+    was sent (no connection could be made), and for reads.
+    """
+
+    def __init__(self, message: str, *, maybe_applied: bool = False) -> None:
+        super().__init__(message)
+        self.maybe_applied = maybe_applied
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The first outcome of an operation id: committed as ``version``, or ``refused`` when the
+    table was at ``version``."""
+
+    version: int
+    refused: bool
+
+    @classmethod
+    def from_score(cls, score: int) -> Seen:
+        return cls(score // 2, bool(score % 2))
+
+
+class Repeated(Exception):
+    """The operation's id has an outcome already: nothing was written."""
+
+    def __init__(self, seen: Seen) -> None:
+        super().__init__(f"operation already {'refused' if seen.refused else 'committed'} "
+                         f"at version {seen.version}")
+        self.seen = seen
 
 
 class VersionMismatch(Exception):
@@ -91,6 +154,11 @@ def image_key(code: str) -> str:
     return f"ct:{{{code}}}:img"
 
 
+def ids_key(code: str, player: str) -> str:
+    """The operation ids one player sent in a room, with their outcomes (a sorted set)."""
+    return f"ct:{{{code}}}:ids:{player}"
+
+
 def feed_channel(code: str) -> str:
     """The pub/sub channel on which every commit's op-log entry is published, in order."""
     return f"ct:{{{code}}}:feed"
@@ -101,10 +169,11 @@ class RedisStore:
 
     def __init__(self, url: str, *, log_cap: int = 200, ttl_seconds: int = 14 * 24 * 3600,
                  socket_timeout: float = 2.0, max_connections: int = 64,
-                 pool_wait: float = 5.0) -> None:
+                 pool_wait: float = 5.0, id_cap: int = 100) -> None:
         self.url = url
         self.log_cap = log_cap
         self.ttl = ttl_seconds
+        self.id_cap = id_cap  # operation ids remembered per player and room
         # A blocking pool: with thousands of players more commands are in flight at once than
         # redis-py's default pool holds (100, and past that it raises at once); here they
         # wait for a free connection (one Redis thread serves them all anyway), and only a
@@ -118,6 +187,7 @@ class RedisStore:
         self._create = self.redis.register_script(_CREATE)
         self._commit = self.redis.register_script(_COMMIT)
         self._log_range = self.redis.register_script(_LOG_RANGE)
+        self._refuse = self.redis.register_script(_REFUSE)
 
     async def _call(self, coro: Any) -> Any:
         try:
@@ -128,6 +198,43 @@ class RedisStore:
             if "LOADING" in str(exc) or "MASTERDOWN" in str(exc):
                 raise StoreUnavailable(str(exc)) from exc
             raise
+
+    async def _write(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        """Run a write script on a connection of its own, so a failure can say whether the
+        command was sent: before (no connection, a failed health check, Redis still loading),
+        nothing ran; after (a timeout, a dropped connection), Redis may have run it or may
+        still run it once a stalled server resumes."""
+        pool = self.redis.connection_pool
+        try:
+            conn = await pool.get_connection()
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        try:
+            try:
+                await conn.check_health()
+            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                await conn.disconnect(nowait=True)
+                raise StoreUnavailable(str(exc)) from exc
+            try:
+                await conn.send_command("EVALSHA", script.sha, len(keys), *keys, *args,
+                                        check_health=False)
+                try:
+                    return await conn.read_response()
+                except NoScriptError:  # not run: Redis lost its script cache (a restart)
+                    await conn.send_command("EVAL", script.script, len(keys), *keys, *args,
+                                            check_health=False)
+                    return await conn.read_response()
+            except BusyLoadingError as exc:  # refused, not run: Redis is loading its data
+                raise StoreUnavailable(str(exc)) from exc
+            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                await conn.disconnect(nowait=True)
+                raise StoreUnavailable(str(exc), maybe_applied=True) from exc
+            except RedisError as exc:
+                if "MASTERDOWN" in str(exc):  # refused, not run
+                    raise StoreUnavailable(str(exc)) from exc
+                raise
+        finally:
+            await pool.release(conn)
 
     async def ping(self) -> bool:
         try:
@@ -147,18 +254,37 @@ class RedisStore:
         return int(got[0]), bytes(got[1])
 
     async def commit(self, code: str, expected: int, new: int, blob: bytes,
-                     entry: bytes | None) -> None:
-        """Write ``blob`` as version ``new`` if the store still holds ``expected``."""
-        res = await self._call(self._commit(
-            keys=[room_key(code), log_key(code), image_key(code)],
-            args=[expected, new, blob, entry or b"", self.log_cap, self.ttl, feed_channel(code)],
-        ))
+                     entry: bytes | None, once: tuple[str, str] | None = None) -> None:
+        """Write ``blob`` as version ``new`` if the store still holds ``expected``.
+
+        ``once`` (player, operation id): if that id already has an outcome, write nothing and
+        raise :class:`Repeated` with it; otherwise remember the id with this commit. A timeout
+        raises ``StoreUnavailable(maybe_applied=True)``: the commit may land later, and sending
+        it again with the same id is safe.
+        """
+        player, opid = once or ("", "")
+        res = await self._write(
+            self._commit,
+            [room_key(code), log_key(code), image_key(code), ids_key(code, player)],
+            [expected, new, blob, entry or b"", self.log_cap, self.ttl, feed_channel(code),
+             opid, self.id_cap],
+        )
+        if isinstance(res, list):
+            raise Repeated(Seen.from_score(int(res[0])))
         res = int(res)
         if res == -2:
             return
         if res == -1:
             raise RoomGone(code)
         raise VersionMismatch(res)
+
+    async def refuse(self, code: str, player: str, opid: str, version: int) -> Seen | None:
+        """Record that operation ``opid`` of ``player`` was refused on the table at ``version``,
+        unless the id has an outcome already: then return that (a commit of an earlier attempt,
+        say). After this no attempt of the id can land, so the refusal is final."""
+        res = int(await self._write(self._refuse, [ids_key(code, player)],
+                                    [opid, version, self.ttl, self.id_cap]))
+        return None if res < 0 else Seen.from_score(res)
 
     async def log_since(self, code: str, version: int, upto: int) -> list[bytes] | None:
         """Entries for versions ``version+1 .. upto``, or None if the log no longer has them.

@@ -213,7 +213,7 @@ def parse_op(payload: Any) -> Op:
     """Validate an untrusted payload into an operation, or raise ``bad_request``."""
     if not isinstance(payload, dict):
         raise CardtableError(BAD_REQUEST, "An operation must be an object with an 'op' field.")
-    body = {k: v for k, v in payload.items() if k != "ref"}
+    body = {k: v for k, v in payload.items() if k not in ("ref", "opid")}
     try:
         return msgspec.convert(body, Op)
     except msgspec.ValidationError as exc:
