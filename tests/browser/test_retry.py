@@ -1,10 +1,12 @@
 """The web client retries a retryable refusal itself (issue 8, item 6): a burst of operations
 over the connection's rate limit is refused in part with `rate_limited` (retryable), and the
 page sends those operations again after a pause, so every one of them lands and the person sees
-no error."""
+no error. Each operation carries its own `opid`, the same on every send (issue 17, item 2: the
+server applies an operation id at most once, so a retry after an unknown outcome is safe)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from server.http import ROOMS_KEY
@@ -28,8 +30,13 @@ async def test_operations_refused_as_retryable_are_sent_again_until_they_land(
     try:
         page = await own.open("/?name=Ana")
         frames: list[str] = []
-        page.on("websocket", lambda ws: ws.on(
-            "framereceived", lambda payload: frames.append(str(payload))))
+        sent: list[str] = []
+
+        def watch(ws: Any) -> None:
+            ws.on("framereceived", lambda payload: frames.append(str(payload)))
+            ws.on("framesent", lambda payload: sent.append(str(payload)))
+
+        page.on("websocket", watch)
         await page.select_option("[data-testid=template]", "blank")
         await page.click("[data-testid=create-room]")
         code = await enter_room(page)
@@ -42,6 +49,13 @@ async def test_operations_refused_as_retryable_are_sent_again_until_they_land(
         await settled(page)
         refused = [f for f in frames if f.startswith('42["error"') and "rate_limited" in f]
         assert refused, "the burst was never refused: the test proves nothing"
+        ops = [json.loads(f[2:])[1] for f in sent if f.startswith('42["op"')]
+        opids: dict[Any, set[str]] = {}
+        for op in ops:
+            opids.setdefault(op["ref"], set()).add(op.get("opid", ""))
+        assert len(ops) > len(opids), "no operation was sent twice: the test proves nothing"
+        assert all(len(ids) == 1 and "" not in ids for ids in opids.values()), opids
+        assert len({next(iter(ids)) for ids in opids.values()}) == len(opids)  # one id each
         table = await srv.app[ROOMS_KEY].load_table(code)
         labels = sorted(o.label for o in table.objects.values() if isinstance(o, Counter))
         assert labels == sorted(f"C{i}" for i in range(BURST))

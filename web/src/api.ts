@@ -6,7 +6,7 @@ import { io, type Socket } from "socket.io-client";
 import { applyDelta } from "./board";
 import { type Pending, type State, recompute } from "./state";
 import type { Ack, Delta, Joined, Op, Player, ServerError, Snapshot } from "./types";
-import { load, rememberRoom, save, tokenKey } from "./util";
+import { load, newOpid, rememberRoom, save, tokenKey } from "./util";
 
 export type Fatal = "not-found" | "full" | "locked" | "removed" | "bad-name" | "gave-up";
 
@@ -298,7 +298,7 @@ export class Conn {
   // --- operations ----------------------------------------------------------------------------
 
   op(op: Op): Pending {
-    const p: Pending = { ref: this.nextRef++, op, sent: false };
+    const p: Pending = { ref: this.nextRef++, op, opid: newOpid(), sent: false };
     this.s.pending.push(p);
     recompute(this.s);
     if (this.isJoined) this.send(p);
@@ -307,7 +307,7 @@ export class Conn {
   }
 
   private send(p: Pending): void {
-    this.socket.emit("op", { ...p.op, ref: p.ref });
+    this.socket.emit("op", { ...p.op, opid: p.opid, ref: p.ref });
     p.sent = true;
   }
 
@@ -346,8 +346,9 @@ export class Conn {
       return;
     }
     const ref = `${event}${this.nextRef++}`;
-    this.requests.set(ref, { event, payload });
-    this.socket.emit(event, { ...payload, ref });
+    const withId = { ...payload, opid: newOpid() }; // a retry sends the same id again
+    this.requests.set(ref, { event, payload: withId });
+    this.socket.emit(event, { ...withId, ref });
   }
 
   /**
@@ -397,6 +398,10 @@ export class Conn {
     }
     if (ref !== null) this.retries.delete(ref);
     if (typeof ref === "string") this.requests.delete(ref);
+    if (e.code === "unconfirmed") {
+      // Given up on: it may have been made after all, and then the table shows it.
+      e = { ...e, message: "We could not confirm your move; the table shows whether it was made." };
+    }
     if (i >= 0) {
       const [p] = this.s.pending.splice(i, 1);
       this.settled(p.ref, false);

@@ -9,6 +9,8 @@ import type { Former, Game, Obj, Op, Player } from "./types";
 export interface Pending {
   ref: number;
   op: Op;
+  /** Its operation id, sent with it every time (a retry too), so it is applied at most once. */
+  opid: string;
   /** Sent on the current connection (false: waiting in the outbox until we are joined). */
   sent: boolean;
   /** Version the server committed it as (from `ack`); dropped once we have applied it. */

@@ -15,6 +15,20 @@ export function prettyCode(code: string): string {
   return `${code.slice(0, half)}-${code.slice(half)}`;
 }
 
+const OPID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/**
+ * A fresh operation id (`opid`, docs/protocol.md): 16 random characters of `A-Za-z0-9_-`. An
+ * operation keeps its id when it is sent again, so the server applies it at most once.
+ */
+export function newOpid(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  let out = "";
+  for (const b of bytes) out += OPID_ALPHABET[b & 63];
+  return out;
+}
+
 export const SEAT_COLORS = ["#e0533d", "#2f7de1", "#2fa35a", "#d9a21b", "#8e5bd6", "#e0669e", "#1ba3a6", "#8a6a4a"];
 
 export function seatColor(seat: number | null): string {
