@@ -43,6 +43,7 @@ BLOCKED_PLAYER_HERE = "blocked_player_here"  # a player you blocked is in this r
 UNKNOWN_IDENTITY = "unknown_identity"
 UNKNOWN_CHALLENGE = "unknown_challenge"  # no such challenge open for you (answered, cancelled)
 CHALLENGE_EXPIRED = "challenge_expired"
+IDENTITY_REQUIRED = "identity_required"  # where someone blocks, no identity: watch only
 
 
 class CardtableError(Exception):

@@ -362,6 +362,7 @@ class SocketHandlers:
         assert self.rooms is not None
         msg = parse(Seat, data, "seat")
         code, pid = self._joined(s)
+        await self.social.may_sit(code, pid, msg.seat)
         commit = await self.rooms.take_seat(code, pid, msg.seat, msg.opid)
         await self._answer(sid, s, msg.ref, commit.version)
 

@@ -30,6 +30,7 @@ from server.messages import (
 from server.rooms import ALL, Commit, Joined, RoomService
 from server.social.challenges import Challenges, check_target
 from server.social.chat import RATE, ChatLog, clean_text
+from server.social.guard import require_identity
 from server.social.identity import Identities
 from server.social.keys import (
     BAD_IDENTITY,
@@ -135,14 +136,22 @@ class SocialHandlers:
         task.add_done_callback(self.sockets.tasks.discard)
 
     async def join(self, s: Session, code: str, msg: Join) -> Joined | None:
-        """A new player's join that carries an identity: checked against blocks, and the
-        identity stored on the player. ``None``: the table's usual join does it."""
-        if msg.identity is None or msg.token is not None:
+        """A new player's join, with the connection's identity (from ``hello``; the ``join``
+        field, if given, must name that same one): checked against blocks, and stored on the
+        player. Without an identity: no seat where someone blocks (:mod:`guard`). ``None``
+        (a reclaim by token): the table's usual join does it."""
+        if msg.token is not None:
             return None
-        me = self._me(s)
-        if msg.identity != me:
+        if msg.identity is not None and msg.identity != self._me(s):
             raise CardtableError(BAD_IDENTITY, "Join with your own identity.")
+        if not self.ready:
+            return None
+        me = s.identity
         table = await self.rooms.load_table(code)
+        if me is None:
+            if msg.seat is not None:
+                await require_identity(self.relations, table, None, "sit")
+            return await self.rooms.join(code, msg.name, None, msg.seat)
         here = sorted({p.identity for p in table.players.values() if p.identity and
                        p.identity != me})
         if await self.relations.who_has(here, "block", me):
@@ -150,6 +159,16 @@ class SocialHandlers:
         if not msg.anyway and await self.relations.has(me, "block", here):
             raise CardtableError(BLOCKED_PLAYER_HERE, BLOCKED_HERE_MESSAGE)
         return await self.rooms.join(code, msg.name, None, msg.seat, me)
+
+    async def may_sit(self, code: str, player_id: str, seat: object) -> None:
+        """A ``seat`` change to a seat: refused to a player without an identity where someone
+        blocks (:mod:`guard`)."""
+        if seat is None or not self.ready:
+            return
+        table = await self.rooms.load_table(code)
+        player = table.players.get(player_id)
+        await require_identity(self.relations, table, player.identity if player else None,
+                               "sit")
 
     async def joined(self, sid: str, s: Session, code: str) -> None:
         """Send a joining connection the room's recent chat (lines from players it muted
@@ -267,6 +286,8 @@ class SocialHandlers:
         await self._chat_rate(s)
         table = await self.rooms.load_table(code)
         player = table.players.get(pid)
+        await require_identity(self.relations, table, player.identity if player else None,
+                               "chat")
         sender: dict[str, Any] = {"player": pid, "name": player.name if player else "?"}
         if player is not None and player.identity is not None:
             sender["identity"] = player.identity

@@ -17,6 +17,7 @@ from server.errors import (  # noqa: F401 - re-exported for the social modules
     BLOCKED,
     BLOCKED_PLAYER_HERE,
     CHALLENGE_EXPIRED,
+    IDENTITY_REQUIRED,
     NO_IDENTITY,
     OFFLINE,
     OUT_OF_DATE,

@@ -63,5 +63,14 @@ class Relations:
         got = await call(pipe.execute())
         return {o for o, hit in zip(others, got, strict=True) if hit}
 
+    async def any_blocks(self, identities: list[str]) -> bool:
+        """Whether any of ``identities`` has blocked anybody at all."""
+        if not identities:
+            return False
+        pipe = self.redis.pipeline(transaction=False)
+        for i in identities:
+            pipe.scard(relation_key(i, "block"))
+        return any(await call(pipe.execute()))
+
     async def blocked_between(self, a: str, b: str) -> bool:
         return bool(await self.has(a, "block", [b]) or await self.has(b, "block", [a]))

@@ -65,9 +65,9 @@ async def test_blocks_keep_players_apart_at_tables(server, people):
 async def test_chat_reaches_the_room_as_text_and_late_joiners_get_history(server, people):
     code = await new_room(server)
     a = await people("Ann")
-    b = await people("Bob")
+    b = await people(None)
     await a.join(code, "Ann", identity=a.identity)
-    await b.join(code, "Bob")  # a player without an identity
+    await b.join(code, "Bob")  # a player without an identity (no ``hello``)
     before = (await server_table(server, code)).version
     hostile = '<img src=x onerror="alert(1)"> & <script>alert(2)</script> ünï 🂡'
     await a.request("chat", {"text": hostile})

@@ -148,6 +148,12 @@ export class RoomChat {
         conn.stop();
         showOutOfDate();
         return true;
+      case "identity_required":
+        // Someone at this table blocks people and we have no identity (storage refused): we
+        // may watch, not sit or chat. Say why, and join to watch.
+        toast(e.message || "You can watch this table but not sit or chat here.", "info", 10000);
+        conn.joinWith({ ...this.joinExtra, seat: null });
+        return true;
       case "bad_identity":
       case "no_identity":
         // Our identity was not accepted: join without one (the table still works).
