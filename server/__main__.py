@@ -69,6 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "in any 60 s (default 10)")
     serve.add_argument("--misses-per-day", type=int, default=None,
                        help="the same in any 24 hours (default 50)")
+    serve.add_argument("--challenges-received-per-minute", type=int, default=None,
+                       help="challenges one player may receive from players it has not "
+                            "favourited, in any 60 s (default 10)")
+    serve.add_argument("--challenges-received-per-hour", type=int, default=None,
+                       help="the same in any hour (default 30)")
     serve.add_argument("--trusted-proxy", type=_network, action="append", default=None,
                        dest="trusted_proxies", metavar="CIDR",
                        help="a reverse proxy whose X-Forwarded-For is believed; repeatable "
@@ -90,6 +95,8 @@ def config_from_args(argv: list[str] | None = None) -> Config:
                           max_payload_bytes=args.max_payload_bytes,
                           misses_per_minute=args.misses_per_minute,
                           misses_per_day=args.misses_per_day,
+                          challenges_received_per_minute=args.challenges_received_per_minute,
+                          challenges_received_per_hour=args.challenges_received_per_hour,
                           trusted_proxies=args.trusted_proxies)
     if args.max_objects or args.max_players:
         cfg.limits = replace(cfg.limits, max_objects=args.max_objects or cfg.limits.max_objects,

@@ -46,6 +46,10 @@ class Config:
     joins_per_minute: int = 30  # per client address: join attempts and room creations
     misses_per_minute: int = 10  # per client address: lookups of codes that name no live room
     misses_per_day: int = 50  # the same, over any 24 hours
+    # Challenges one identity may receive from identities it has not favourited (all senders
+    # together; favourites are not counted): in any 60 s, and in any hour.
+    challenges_received_per_minute: int = 10
+    challenges_received_per_hour: int = 30
     trusted_proxies: list[Network] = field(default_factory=list)  # may set X-Forwarded-For
     clock: Callable[[], float] = field(default=time.time)  # the rate limits' clock
     cors_origins: list[str] | str | None = None

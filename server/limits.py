@@ -97,7 +97,8 @@ class RateLimited(CardtableError):
         self.retry_after = retry_after
 
 
-def _wait_words(seconds: float) -> str:
+def wait_words(seconds: float) -> str:
+    """A wait as people say it: seconds, minutes or hours, rounded up."""
     if seconds <= 90:
         return f"{max(1, math.ceil(seconds))} seconds"
     if seconds <= 90 * 60:
@@ -141,7 +142,7 @@ class SlidingLimiter:
         index, oldest = full
         wait = max(0.0, oldest + self.windows[index].seconds - now)
         raise RateLimited(f"Too many {self.what} from your address; try again in "
-                          f"{_wait_words(wait)}.", wait)
+                          f"{wait_words(wait)}.", wait)
 
     async def give_back(self, address: str, entry: str) -> None:
         """Uncount an event :meth:`take` counted."""

@@ -14,7 +14,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from server.errors import BAD_REQUEST, CardtableError
-from server.limits import RateLimited, SlidingLimiter, Window
+from server.limits import RateLimited, SlidingLimiter, Window, wait_words
 from server.messages import (
     Challenge,
     ChallengeAnswer,
@@ -85,6 +85,18 @@ class SocialHandlers:
                                       self.config.clock)
         self.chat_limiter = SlidingLimiter(rooms.store, "chat", [Window(RATE[1], RATE[0])],
                                            "chat lines", self.config.clock)
+        # Chat from sockets without ``hello``: per client address, so a new socket starts
+        # nothing afresh.
+        self.chat_addr_limiter = SlidingLimiter(rooms.store, "chat-addr",
+                                                [Window(RATE[1], RATE[0])], "chat lines",
+                                                self.config.clock)
+        # Challenges one identity receives from non-favourites, whoever sends them (identities
+        # are free, so a per-sender limit alone lets many identities flood one person).
+        self.received = SlidingLimiter(
+            rooms.store, "challenged",
+            [Window(60, self.config.challenges_received_per_minute),
+             Window(3600, self.config.challenges_received_per_hour)],
+            "challenges", self.config.clock)
         self.ready = True
 
     # --- helpers ----------------------------------------------------------------------------
@@ -243,11 +255,30 @@ class SocialHandlers:
             raise CardtableError(BLOCKED, "You can't challenge this player.")
         if not await self.lobby.is_online(msg.to, time.time()):
             raise CardtableError(OFFLINE, "That player is not online.")
-        ch = await self.challenges.open(me, s.name, msg.to, msg.game, msg.options,
-                                        self.config.clock())
+        counted = await self._receive(me, msg.to)
+        try:
+            ch = await self.challenges.open(me, s.name, msg.to, msg.game, msg.options,
+                                            self.config.clock())
+        except CardtableError:
+            if counted is not None:  # a bad game or options: nothing was sent to them
+                await self.received.give_back(msg.to, counted)
+            raise
         self._expire_later()
         await self._to(msg.to, "challenged", ch.challenged())
         await self.sockets.reply("challenge_sent", {"id": ch.id, "ref": msg.ref}, sid)
+
+    async def _receive(self, me: str, to: str) -> str | None:
+        """Count a challenge ``to`` receives from ``me``, unless ``to`` favourited ``me``
+        (None: not counted). Over the limit the refusal says the same whoever ``to``
+        favourited."""
+        if await self.relations.has(to, "favourite", [me]):
+            return None
+        try:
+            return await self.received.take(to)
+        except RateLimited as err:
+            raise RateLimited("This player has been sent too many challenges lately; try "
+                              f"again in {wait_words(err.retry_after)}.",
+                              err.retry_after) from None
 
     async def on_challenge_answer(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         msg = parse(ChallengeAnswer, data, "challenge_answer")
@@ -299,15 +330,19 @@ class SocialHandlers:
         await self._ack(sid, msg.ref)
 
     async def _chat_rate(self, s: Session) -> None:
-        """Count a chat line for the sender's identity (all its sockets, on every process), or
-        for the connection when it has none."""
-        who = f"id:{s.identity}" if s.identity is not None else f"sid:{s.sid}"
+        """Count a chat line for the sender's identity (all its sockets, on every process), or,
+        when the connection has none, for its client address (all such sockets from it)."""
         try:
-            await self.chat_limiter.take(who)
+            if s.identity is not None:
+                await self.chat_limiter.take(f"id:{s.identity}")
+            else:
+                await self.chat_addr_limiter.take(s.addr)
         except RateLimited as err:
             most, seconds = RATE
-            raise RateLimited(f"Slow down: at most {most} chat lines in {seconds:g} seconds; "
-                              f"try again in {max(1, math.ceil(err.retry_after))} s.",
+            whose = "" if s.identity is not None else " from your address"
+            raise RateLimited(f"Slow down: at most {most} chat lines in {seconds:g} "
+                              f"seconds{whose}; try again in "
+                              f"{max(1, math.ceil(err.retry_after))} s.",
                               err.retry_after) from None
 
     async def _muting(self, code: str, players: dict[str, Any],

@@ -1,6 +1,7 @@
 """Block, mute, favourite and table chat over real sockets: joins refused for blocks, muted
 lines not delivered, hostile chat kept as text, history for late joiners, the chat rate (per
-identity, across its sockets and processes)."""
+identity, across its sockets and processes; without an identity per address, in
+test_social_limits.py)."""
 
 from __future__ import annotations
 
@@ -155,28 +156,6 @@ async def test_chat_rate_per_identity_across_its_sockets_and_processes(redis_ser
             await c.close()
         await one.stop()
         await two.stop()
-
-
-async def test_chat_rate_without_an_identity_is_per_connection(redis_server):
-    now = [20_000.0]
-    srv = await start_server(make_config(redis_server.url, clock=lambda: now[0]))
-    code = await new_room(srv)
-    a = await social_client(srv.url, None)
-    b = await social_client(srv.url, None)
-    try:
-        await a.join(code, "Ann")
-        await b.join(code, "Bob")
-        for i in range(5):
-            await a.request("chat", {"text": f"{i}"})
-        with pytest.raises(OpFailed) as err:
-            await a.request("chat", {"text": "six"})
-        assert err.value.code == "rate_limited"
-        await b.request("chat", {"text": "b has its own"})
-        assert (await a.event("chat", count=6))["text"] == "b has its own"
-    finally:
-        await a.close()
-        await b.close()
-        await srv.stop()
 
 
 async def test_muted_players_lines_are_not_delivered(server, people):
