@@ -14,7 +14,9 @@ import msgspec
 
 from server.errors import BAD_REQUEST, CardtableError
 
-Ref = int | Annotated[str, msgspec.Meta(max_length=64)] | None
+# A ``ref`` is an int or a short string, or absent; ``"ref": null`` is refused (msgspec checks a
+# value against the annotation, not the default, so only a missing ``ref`` becomes None).
+Ref = int | Annotated[str, msgspec.Meta(max_length=64)]
 Name = Annotated[str, msgspec.Meta(max_length=200)]
 SeatNo = Annotated[int, msgspec.Meta(ge=0, le=63)]
 Version = Annotated[int, msgspec.Meta(ge=0)]
@@ -25,7 +27,7 @@ OpId = Annotated[str, msgspec.Meta(min_length=8, max_length=40, pattern=r"^[A-Za
 
 
 class _Event(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    ref: Ref = None
+    ref: Ref = None  # type: ignore[assignment]
 
 
 class Join(_Event):
@@ -140,7 +142,7 @@ class OpRef(msgspec.Struct, kw_only=True):
     """Only the ``ref`` and ``opid`` of an ``op`` (the rest is the operation, parsed by
     ``parse_op``)."""
 
-    ref: Ref = None
+    ref: Ref = None  # type: ignore[assignment]
     opid: OpId | None = None
 
 
