@@ -6,6 +6,13 @@ is checked before dispatch: its size, that it decodes to ``[name, payload]`` wit
 name and at most one argument, on the default namespace. Anything else is answered with one
 ``error`` event (``bad_request`` or ``too_large``) and changes nothing; no client input can
 raise inside the library and put a traceback in the log.
+
+The protocol has no binary data and never asks a client for an acknowledgement, so a client's
+ACK, BINARY_EVENT and BINARY_ACK packets are refused like any bad event. A refused binary
+event's attachments (binary frames) are dropped unanswered, and it never waits for them: the
+next text frame is the next event, not an attachment. The Engine.IO layer below
+(:mod:`server.eio`) turns packets it could not decode into :data:`server.eio.BAD_PACKET`,
+answered here the same way.
 """
 
 from __future__ import annotations
@@ -18,10 +25,18 @@ import socketio
 from engineio import packet as eio_packet
 from socketio import packet as sio_packet
 
+from server.eio import BAD_PACKET, GuardedEngine
 from server.errors import BAD_REQUEST, TOO_LARGE, CardtableError
+from server.messages import safe_ref
 from server.wire import MALFORMED
 
 log = logging.getLogger("cardtable.sio")
+MAX_DROPPED_ATTACHMENTS = 64  # binary frames dropped after one refused binary event
+
+
+def event_ref(data: Any) -> int | str | None:
+    """The ``ref`` of ``[name, payload]`` to echo in a refusal, if it carries a valid one."""
+    return safe_ref(data[1]) if isinstance(data, list) and len(data) > 1 else None
 
 
 class GuardedServer(socketio.AsyncServer):
@@ -33,6 +48,10 @@ class GuardedServer(socketio.AsyncServer):
         super().__init__(*args, **kwargs)
         self.client_events = events
         self.frame_limit = frame_limit
+        self._drop_binary: dict[str, int] = {}  # eio sid -> attachments still to drop
+
+    def _engineio_server_class(self) -> type[GuardedEngine]:
+        return GuardedEngine
 
     async def refuse(self, eio_sid: str, err: CardtableError, ref: Any = None) -> None:
         sid = self.manager.sid_from_eio_sid(eio_sid, "/")
@@ -61,17 +80,54 @@ class GuardedServer(socketio.AsyncServer):
 
     async def _handle_eio_message(self, eio_sid: str, data: Any) -> None:
         if isinstance(data, str | bytes) and len(data) > self.frame_limit:
-            self._binary_packet.pop(eio_sid, None)
             await self.refuse(eio_sid, CardtableError(
                 TOO_LARGE, f"Message larger than {self.frame_limit} bytes."))
             return
+        if isinstance(data, bytes):
+            if self._drop_binary.get(eio_sid):  # an attachment of a refused binary event
+                self._drop_binary[eio_sid] -= 1
+                return
+            await self.refuse(eio_sid, CardtableError(
+                BAD_REQUEST, "Binary data is not part of the protocol: send JSON text."))
+            return
+        self._drop_binary.pop(eio_sid, None)  # text: whatever attachments were due never came
+        if data == BAD_PACKET:
+            await self.refuse(eio_sid, CardtableError(
+                BAD_REQUEST, "Malformed message: not an Engine.IO packet."))
+            return
         try:
-            await super()._handle_eio_message(eio_sid, data)
+            if not isinstance(data, str):
+                raise ValueError("not text")
+            pkt = self.packet_class(encoded_packet=data)
+            kind = pkt.packet_type
+            if kind == sio_packet.EVENT:
+                await self._handle_event(eio_sid, pkt.namespace, pkt.id, pkt.data)
+            elif kind == sio_packet.CONNECT:
+                await self._handle_connect(eio_sid, pkt.namespace, pkt.data)
+            elif kind == sio_packet.DISCONNECT:
+                await self._handle_disconnect(eio_sid, pkt.namespace,
+                                              self.reason.CLIENT_DISCONNECT)
+            elif kind in (sio_packet.BINARY_EVENT, sio_packet.BINARY_ACK):
+                if pkt.attachment_count:
+                    self._drop_binary[eio_sid] = min(pkt.attachment_count,
+                                                     MAX_DROPPED_ATTACHMENTS)
+                await self.refuse(eio_sid, CardtableError(
+                    BAD_REQUEST, "Binary events are not part of the protocol: send the "
+                    "payload as JSON."), event_ref(pkt.data))
+            elif kind == sio_packet.ACK:
+                await self.refuse(eio_sid, CardtableError(
+                    BAD_REQUEST, "This server never asks for an acknowledgement: ACK packets "
+                    "are not part of the protocol."))
+            else:  # CONNECT_ERROR: only a server sends it
+                raise ValueError(f"packet type {kind}")
         except Exception as exc:  # a frame the packet decoder can't read
-            self._binary_packet.pop(eio_sid, None)
             log.debug("malformed frame from %s: %r", eio_sid, exc)
             await self.refuse(eio_sid, CardtableError(
                 BAD_REQUEST, "Malformed message: not a Socket.IO packet."))
+
+    async def _handle_eio_disconnect(self, eio_sid: str, reason: Any) -> None:
+        self._drop_binary.pop(eio_sid, None)
+        await super()._handle_eio_disconnect(eio_sid, reason)
 
     async def _handle_event(self, eio_sid: str, namespace: str | None, id: Any,
                             data: Any) -> None:
@@ -85,10 +141,7 @@ class GuardedServer(socketio.AsyncServer):
                 BAD_REQUEST, "Malformed message: expected [event, payload] as JSON."))
             return
         name = data[0]
-        ref = data[1].get("ref") if len(data) > 1 and isinstance(data[1], dict) else None
-        if not isinstance(ref, int | str) or isinstance(ref, bool) or (
-                isinstance(ref, str) and len(ref) > 64):
-            ref = None
+        ref = event_ref(data)
         if name not in self.client_events:
             shown = name[:40]
             await self.refuse(eio_sid, CardtableError(
