@@ -8,8 +8,6 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from aiohttp import web
-
 from server.addresses import Network, parse_network
 from server.config import Config
 
@@ -122,8 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         pass
     from server.app import create_app
+    from server.transport import serve
 
-    web.run_app(create_app(cfg), host=cfg.host, port=cfg.port, print=lambda m: print(m, flush=True))
+    serve(create_app(cfg), cfg.host, cfg.port, lambda m: print(m, flush=True))
     return 0
 
 

@@ -12,7 +12,14 @@ from aiohttp import web
 
 from server import wire
 from server.config import Config
-from server.http import CONFIG_KEY, ROOMS_KEY, add_routes, not_found_page, security_headers
+from server.http import (
+    CONFIG_KEY,
+    ROOMS_KEY,
+    add_routes,
+    not_found_page,
+    security_headers,
+    wrong_method,
+)
 from server.messages import CLIENT_EVENTS
 from server.rooms import RoomService
 from server.sio import GuardedServer
@@ -43,7 +50,8 @@ async def _close_manager(manager: socketio.AsyncRedisManager) -> None:
 
 
 def create_app(config: Config) -> web.Application:
-    app = web.Application(middlewares=[security_headers, not_found_page], client_max_size=64 * 1024)
+    app = web.Application(middlewares=[security_headers, not_found_page, wrong_method],
+                          client_max_size=64 * 1024)
     # With an external Redis, events fan out through it so several server processes can share
     # rooms; the embedded store is private to one process, so it fans out in memory.
     manager = (socketio.AsyncRedisManager(config.redis_url, channel="cardtable")

@@ -12,6 +12,7 @@ from typing import Any
 # Stable codes. Documented in docs/protocol.md; never rename one.
 BAD_REQUEST = "bad_request"  # payload shape or types are wrong
 TOO_LARGE = "too_large"  # payload bigger than the configured limit
+METHOD_NOT_ALLOWED = "method_not_allowed"  # HTTP: a method the path does not take
 RATE_LIMITED = "rate_limited"  # too many events from this connection or address
 ROOM_NOT_FOUND = "room_not_found"
 NOT_JOINED = "not_joined"  # event needs a joined player

@@ -3,6 +3,13 @@
 Looking a room up by code (``/api/rooms/{code}``, ``/r/{code}``) is limited per client address:
 codes that name no live room count as misses, and too many misses answer 429 (see
 docs/architecture.md, "Guessing room codes").
+
+Errors are the JSON body ``{"code", "message", "ref": null}`` (only a missing page outside
+``/api/`` is an HTML page), with the security headers of every response; so are a wrong method
+(405, or 204 with ``Allow`` for OPTIONS) and a request aiohttp could not parse
+(:mod:`server.transport`). Text that cannot be written as UTF-8 (a lone
+surrogate, ``"\\ud800"`` in JSON) is refused wherever a client's text comes in: every JSON
+body (``bad_request``) and the player token header (``bad_token``).
 """
 
 from __future__ import annotations
@@ -21,11 +28,11 @@ from server import codes, homemade, library
 from server.addresses import request_address
 from server.config import Config
 from server.decks import parse_csv, parse_list
-from server.errors import BAD_REQUEST, ROOM_NOT_FOUND, TOO_LARGE, CardtableError
+from server.errors import BAD_REQUEST, METHOD_NOT_ALLOWED, ROOM_NOT_FOUND, TOO_LARGE, CardtableError
 from server.gamefile import MAX_FILE_BYTES
 from server.images import MAX_IMAGE_BYTES
 from server.limits import RateLimited, check_payload, count_misses, miss_limiter
-from server.messages import CreateRoom, parse
+from server.messages import CreateRoom, parse, utf8_text
 from server.rooms import RoomService
 from server.table.objects import Table
 
@@ -34,6 +41,8 @@ CSP = (
     "connect-src 'self' ws: wss:; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
+SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
+                    "Referrer-Policy": "no-referrer"}
 ROOMS_KEY: web.AppKey[RoomService] = web.AppKey("rooms", RoomService)
 CONFIG_KEY: web.AppKey[Config] = web.AppKey("config", Config)
 T = TypeVar("T")
@@ -46,10 +55,24 @@ _FALLBACK = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 @web.middleware
 async def security_headers(request: web.Request, handler: Any) -> web.StreamResponse:
     resp: web.StreamResponse = await handler(request)
-    resp.headers.setdefault("Content-Security-Policy", CSP)
-    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-    resp.headers.setdefault("Referrer-Policy", "no-referrer")
+    for name, value in SECURITY_HEADERS.items():
+        resp.headers.setdefault(name, value)
     return resp
+
+
+@web.middleware
+async def wrong_method(request: web.Request, handler: Any) -> web.StreamResponse:
+    """A method a route does not take: 405 in the JSON error shape, with ``Allow`` (OPTIONS:
+    204 and ``Allow``; no CORS headers, so a cross-origin preflight is not granted)."""
+    try:
+        return await handler(request)
+    except web.HTTPMethodNotAllowed as exc:
+        allowed = ", ".join(sorted(exc.allowed_methods))
+        if request.method == "OPTIONS":
+            return web.Response(status=204, headers={"Allow": allowed})
+        err = CardtableError(METHOD_NOT_ALLOWED, f"{request.method[:16]} is not allowed here; "
+                             f"this path takes {allowed}.")
+        return web.json_response(err.payload(), status=405, headers={"Allow": allowed})
 
 
 @web.middleware
@@ -90,6 +113,28 @@ def _page(title: str, paragraphs: list[str], status: int,
             f"<div class=\"screen\"><div class=\"screen-box\"><h1>{title}</h1>{body}"
             f"<p><a href=\"/\">Start a new room</a></p></div></div></body></html>")
     return web.Response(text=text, status=status, content_type="text/html", headers=headers)
+
+
+def _json_body(raw: bytes) -> Any:
+    """A request body parsed as JSON: ``bad_request`` if it is not JSON, or if any text in it
+    (a key or a value, at any depth) cannot be written as UTF-8."""
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise CardtableError(BAD_REQUEST, "The body must be JSON.") from None
+    stack = [body]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not utf8_text(item):
+                raise CardtableError(BAD_REQUEST, "Text must be valid Unicode (no lone "
+                                     "surrogate characters).")
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return body
 
 
 def _status_for(err: CardtableError) -> int:
@@ -154,10 +199,7 @@ async def create_room(request: web.Request) -> web.Response:
                                   config.joins_per_minute, config.clock)
         # Only a game file may be bigger than 16 KB (up to MAX_FILE_BYTES, images included).
         raw = await _read_capped(request, MAX_FILE_BYTES)
-        try:
-            body = json.loads(raw) if raw else {}
-        except (ValueError, RecursionError):
-            raise CardtableError(BAD_REQUEST, "The body must be JSON.") from None
+        body = _json_body(raw) if raw else {}
         if not isinstance(body, dict):
             raise CardtableError(BAD_REQUEST, "The body must be a JSON object.")
         if len(raw) > 16 * 1024 and set(body) != {"game_file"}:
@@ -234,7 +276,10 @@ async def games_list(request: web.Request) -> web.Response:
 
 
 def _token(request: web.Request) -> str | None:
-    return request.headers.get("X-Player-Token")
+    """The ``X-Player-Token`` header; None (so ``bad_token``) if it is not valid text (aiohttp
+    reads a header's bytes that are not UTF-8 as lone surrogates)."""
+    token = request.headers.get("X-Player-Token")
+    return token if token is not None and utf8_text(token) else None
 
 
 def _code(request: web.Request) -> str | None:
@@ -306,11 +351,7 @@ async def library_list(request: web.Request) -> web.Response:
 async def parse_deck(request: web.Request) -> web.Response:
     """``POST /api/decks/parse {"text", "format": "list"|"csv"}``: the cards of a deck list."""
     try:
-        raw = await _read_capped(request, 256 * 1024)
-        try:
-            body = json.loads(raw)
-        except (ValueError, RecursionError):
-            raise CardtableError(BAD_REQUEST, "The body must be JSON.") from None
+        body = _json_body(await _read_capped(request, 256 * 1024))
         text = body.get("text") if isinstance(body, dict) else None
         fmt = body.get("format", "list") if isinstance(body, dict) else None
         if not isinstance(text, str) or fmt not in ("list", "csv"):

@@ -21,6 +21,7 @@ from server.client import TableClient
 from server.config import Config
 from server.store.embedded import EmbeddedRedis, free_port
 from server.store.redis_store import RedisStore
+from server.transport import Runner
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -95,7 +96,7 @@ class RunningServer:
 
 async def start_server(config: Config) -> RunningServer:
     app = create_app(config)
-    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=1.0)
+    runner = Runner(app, handle_signals=False, shutdown_timeout=1.0)
     await runner.setup()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
