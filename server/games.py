@@ -13,7 +13,9 @@ the engine's scheduled action is due, epoch seconds) and ``delay`` (its length).
 
 Who plays engine player ``p``: whoever sits in ``seats[p]``. When that is a computer, or the
 seat is empty (or its person away) and the room's ``fill`` option is on, the server plays it.
-Computer players never start the next deal: people look at the score first.
+Computer players never start the next deal: people look at the score first. A computer moves
+no sooner than the room's ``bot_due`` (:func:`bot_due`, recorded by the reducer at every
+commit), so its pause holds whichever process's timer fires.
 """
 
 from __future__ import annotations
@@ -326,24 +328,37 @@ def _bot_move(table: Table, binding: Binding, rng: random.Random
     return None
 
 
-def next_wake(table: Table, now: float, bot_delay: float) -> float | None:
-    """When the server should look at this room again (:func:`auto_step`), if ever: when the
-    engine's scheduled action is due, or sooner when a computer player has to act (a computer
-    offered a discard answers before the offer lapses)."""
+def bot_due(table: Table, now: float, bot_delay: float) -> float | None:
+    """When a computer player may next move, for the reducer to record in the room at a commit
+    made at ``now`` (:attr:`Table.bot_due`): ``bot_delay`` later, if a computer has a move to
+    make now; ``None`` if none has (it is a person's turn, the game waits for people, or a hand
+    is over and only a person deals on), so nothing wakes for it."""
     binding = binding_for(table)
     if binding is None or not started(table):
         return None
-    assert table.game is not None
+    # A scratch random source: whether a computer moves never hangs on its tie-breaks, and the
+    # room's own source (which replays must see drawn the same) is left alone.
+    if _bot_move(table, binding, random.Random(0)) is None:
+        return None
+    return now + bot_delay
+
+
+def next_wake(table: Table) -> float | None:
+    """When the server should look at this room again (:func:`auto_step`), as its state records
+    it: the engine's scheduled action's deadline, or the time a computer player may move,
+    whichever comes first (a computer offered a discard answers before the offer lapses);
+    ``None``: nothing will happen by itself. The same answer on every process."""
+    if table.game is None or not started(table):
+        return None
     deadline = table.game.get("deadline")
-    state = _state(table, binding)
-    bots = any(_played_by_server(table, p) for p in binding.engine.to_act(state))
-    times = [t for t in (float(deadline) if deadline is not None else None,
-                         now + bot_delay if bots else None) if t is not None]
+    times = [float(t) for t in (deadline, table.bot_due) if t is not None]
     return min(times) if times else None
 
 
 def auto_step(table: Table, rng: random.Random, now: float) -> Change | None:
-    """The engine's scheduled action, once due; else a computer player's move; else None."""
+    """The engine's scheduled action, once due; else a computer player's move, once the room's
+    recorded pause is over (:attr:`Table.bot_due`); else None. A timer that fires early, on any
+    process, finds nothing to do."""
     binding = binding_for(table)
     if binding is None or not started(table):
         return None
@@ -354,6 +369,8 @@ def auto_step(table: Table, rng: random.Random, now: float) -> Change | None:
         sched = binding.engine.scheduled(state)
         if sched is not None:
             return _apply(table, binding, sched.player, sched.action, rng, now)
+    if table.bot_due is None or now < table.bot_due:
+        return None
     move = _bot_move(table, binding, rng)
     if move is None:
         return None

@@ -29,11 +29,13 @@ from server.table.ops import EDIT_OPS, Op
 
 @dataclass(frozen=True)
 class Env:
-    """What a transition may use besides the table: the time, randomness and the limits."""
+    """What a transition may use besides the table: the time, randomness, the limits and the
+    computers' pause."""
 
     now: float
     rng: random.Random
     limits: Limits = Limits()
+    bot_delay: float = 0.8  # a computer player's pause before it moves, counted from a commit
 
 
 @dataclass(frozen=True)
@@ -202,4 +204,7 @@ def reduce(table: Table, intent: Intent, env: Env) -> Change | None:
             change = merge(change, begun)
     if change.players_changed and table.game is not None:
         change.game_changed = True  # names, who plays and how many are seated are in its view
+    # Every commit restarts the computers' pause: the room records when one may next move, so
+    # every process's timer honours the same time.
+    table.bot_due = games.bot_due(table, env.now, env.bot_delay)
     return stamp(table, change, env.now)

@@ -11,10 +11,11 @@ reloads and retries; a rejection raises before anything is written.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,6 +115,14 @@ class _Cached:
 OnCommit = Callable[[str, int, dict[str, Any]], None]
 
 
+@dataclass
+class _RoomLock:
+    """A room's lock, and how many operations hold it or wait for it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 async def _no_wait(seconds: float) -> None:
     await asyncio.sleep(seconds)
 
@@ -140,7 +149,7 @@ class RoomService:
     pause: Callable[[float], Awaitable[None]] = _no_wait
     bot_delay: float = 0.8
     _cache: dict[str, _Cached] = field(default_factory=dict)
-    _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    _locks: dict[str, _RoomLock] = field(default_factory=dict)
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -221,14 +230,29 @@ class RoomService:
 
     # --- mutating ---------------------------------------------------------------------------
 
-    def _lock(self, code: str) -> asyncio.Lock:
-        lock = self._locks.get(code)
-        if lock is None:
-            lock = self._locks[code] = asyncio.Lock()
-        return lock
+    @contextlib.asynccontextmanager
+    async def _lock(self, code: str) -> AsyncIterator[None]:
+        """Hold the room's lock. The table of locks keeps a room only while an operation holds
+        or waits for its lock, so it follows the rooms in use: an entry dropped while someone
+        waited on it would let a second lock run beside the first."""
+        entry = self._locks.get(code)
+        if entry is None:
+            entry = self._locks[code] = _RoomLock()
+        entry.users += 1
+        try:
+            async with entry.lock:
+                yield
+        finally:
+            entry.users -= 1
+            if entry.users == 0 and self._locks.get(code) is entry:
+                del self._locks[code]
+
+    def locked_rooms(self) -> set[str]:
+        """The rooms whose lock an operation holds or waits for now."""
+        return set(self._locks)
 
     def _env(self) -> Env:
-        return Env(now=self.clock(), rng=self.rng, limits=self.limits)
+        return Env(now=self.clock(), rng=self.rng, limits=self.limits, bot_delay=self.bot_delay)
 
     async def _mutate(self, code: str, intent: Intent, by: str, reason: str = "away",
                       once: str | None = None) -> Commit:
@@ -304,7 +328,7 @@ class RoomService:
                 self._cache[code] = _Cached(table.version, blob, table)
                 if self.on_commit is not None:
                     self.on_commit(code, table.version, entry)
-                wake = games.next_wake(table, env.now, self.bot_delay)
+                wake = games.next_wake(table)
                 if self.on_wake is not None:
                     self.on_wake(code, wake)
                 return Commit(code, table.version, deltas, change.log, wake)
@@ -346,12 +370,29 @@ class RoomService:
 
     async def auto_step(self, code: str) -> tuple[Commit | None, float | None]:
         """The server's own move in this room, if one is due (a game's timed action, a
-        computer player); and when to look again."""
+        computer player); and when the room's state says to look again. A step that finds
+        nothing to do though the recorded time has come answers ``None``: nothing will happen
+        by itself, so nothing polls the room."""
         commit = await self._maybe_mutate(code, Auto(), "server")
         if commit is not None:
             return commit, commit.wake
-        table = await self.load_table(code)
-        return None, games.next_wake(table, self.clock(), self.bot_delay)
+        when = await self.next_wake(code)
+        return None, when if when is not None and when > self.clock() else None
+
+    async def next_wake(self, code: str) -> float | None:
+        """When the room next wants the server's own move, as its state records it
+        (:func:`server.games.next_wake`); ``None``: nothing will happen by itself."""
+        return games.next_wake(await self.known_table(code))
+
+    async def known_table(self, code: str) -> Table:
+        """The room's state as this process knows it, to read only: the cached one if any (it
+        may be older than the store's while another process's commit is on its way here),
+        else read from the store."""
+        cached = self._cache.get(code) or await self._load(code)
+        table = cached.table
+        if table is None or table.version != cached.version:
+            table = decode_table(cached.blob)
+        return table
 
     async def join(self, code: str, name: object, token: object = None,
                    seat: object = "auto", identity: str | None = None) -> Joined:

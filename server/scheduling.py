@@ -1,11 +1,19 @@
 """The server's own moves: one timer per room, for a game's timed action (a trick gathered, a
 buying window closing) or a computer player's move.
 
-The room service says, after every commit, when the room next wants such a move
-(:func:`server.games.next_wake`); the scheduler sleeps until then and asks the room service to
-make it (:meth:`RoomService.auto_step`), which re-checks on the latest state under the room's
-lock, so a move that is no longer due does nothing. Several processes may hold timers for one
-room: the versioned commit lets only the first move land.
+The room's state records when it next wants such a move (the engine's deadline, and
+``Table.bot_due``: the last commit's time plus the computers' pause), so every process reads the
+same time (:func:`server.games.next_wake`). The room service says it after every commit this
+process makes; the scheduler sleeps until then and asks the room service to make the move
+(:meth:`RoomService.auto_step`), which re-checks on the latest state under the room's lock: a
+timer that fires early, or after another process moved, finds nothing due and sleeps until the
+newly recorded time. The process that made the room's last commit moves on time; the others
+that follow the room (a lost timer, a room joined here) look :data:`STANDBY` later, so they find
+the move made (one read) instead of racing it, and make it only if that process is gone.
+
+A process keeps timers only for rooms it ``follows`` (rooms with a connection here): a room
+nobody here is in is not read again, and a room where nothing can happen by itself (``None``)
+has no timer at all.
 """
 
 from __future__ import annotations
@@ -14,21 +22,28 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Container
 from typing import Any
 
 from server.errors import CardtableError
 
 log = logging.getLogger("cardtable.scheduling")
 Step = Callable[[str], Awaitable[tuple[Any, float | None]]]
+STANDBY = 0.5  # seconds a process that did not make the room's last commit waits past its time
+
+
+def _everything(code: str) -> bool:
+    return True
 
 
 class Scheduler:
     def __init__(self, step: Step, clock: Callable[[], float] = time.time,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 follows: Callable[[str], bool] = _everything) -> None:
         self.step = step
         self.clock = clock
         self.sleep = sleep
+        self.follows = follows
         self.timers: dict[str, tuple[float, asyncio.Task[None]]] = {}
 
     def wake(self, code: str, when: float | None) -> None:
@@ -36,10 +51,22 @@ class Scheduler:
         current = self.timers.pop(code, None)
         if current is not None and current[1] is not asyncio.current_task():
             current[1].cancel()
-        if when is None:
+        if when is None or not self.follows(code):
             return
         task = asyncio.create_task(self._run(code, when), name=f"auto {code}")
         self.timers[code] = (when, task)
+
+    def stand_by(self, code: str, when: float | None) -> None:
+        """Follow a room whose timer this process may not hold (a timer lost with another
+        process, a room joined here): look :data:`STANDBY` after its recorded time ``when``,
+        unless a timer is set already."""
+        if when is not None and code not in self.timers:
+            self.wake(code, when + STANDBY)
+
+    def retain(self, codes: Container[str]) -> None:
+        """Drop the timers of rooms not in ``codes`` (rooms this process no longer follows)."""
+        for code in [c for c in self.timers if c not in codes]:
+            self.wake(code, None)
 
     def pending(self, code: str) -> float | None:
         got = self.timers.get(code)
@@ -48,7 +75,9 @@ class Scheduler:
     async def _run(self, code: str, when: float) -> None:
         try:
             await self.sleep(max(0.0, when - self.clock()))
-            _, again = await self.step(code)
+            made, again = await self.step(code)
+            if made is None and again is not None:
+                again += STANDBY  # another process moved first: it keeps the pace
         except asyncio.CancelledError:
             raise
         except CardtableError as err:

@@ -118,7 +118,8 @@ class SocketHandlers:
         self.feeds = feeds
         rooms.on_commit = feeds.committed
         rooms.on_stale = feeds.stale
-        self.scheduler = Scheduler(rooms.auto_step)
+        # Timers only for rooms with a connection here: a room nobody here is in isn't read.
+        self.scheduler = Scheduler(rooms.auto_step, follows=lambda code: code in feeds.rooms)
         rooms.on_wake = self.scheduler.wake
 
     async def stop(self) -> None:
@@ -183,6 +184,8 @@ class SocketHandlers:
             if feed is not None:
                 feed.detach(s.sid)
             await self.feeds.drop_if_idle(code)
+            if self.scheduler is not None and code not in self.feeds.rooms:
+                self.scheduler.wake(code, None)  # nobody here follows the room any more
         if self.rooms is not None:
             try:
                 await self.rooms.store.drop_presence(code, member)
@@ -256,15 +259,19 @@ class SocketHandlers:
             log.warning("online heartbeat failed: store unreachable")
         if self.feeds is not None:
             await self.feeds.prune()
+            if self.scheduler is not None:
+                self.scheduler.retain(self.feeds.rooms)
         for code in members.keys() | self.hosted_rooms:
             try:
                 await self.refresh_presence(code)
                 if self.scheduler is not None and code in members \
                         and self.scheduler.pending(code) is None:
-                    # A timer lost with another process (or never set) is picked up here.
-                    self.scheduler.wake(code, time.time())
+                    # A timer lost with another process (or never set) is picked up here, at
+                    # the time the room records (read from the state just settled, not Redis);
+                    # a room where nothing can happen by itself gets none.
+                    self.scheduler.stand_by(code, await self.rooms.next_wake(code))
                 if code not in members and not any(
-                        not p.bot for p in (await self.rooms.load_table(code)).players.values()):
+                        not p.bot for p in (await self.rooms.known_table(code)).players.values()):
                     self.hosted_rooms.discard(code)  # nobody left whose presence to settle
             except CardtableError as err:
                 if err.code == ROOM_NOT_FOUND:
@@ -348,6 +355,8 @@ class SocketHandlers:
         }, sid)
         await self.feeds.join(code, s, msg.since if msg.token is not None else None)
         await self.refresh_presence(code)
+        if self.scheduler is not None:  # follow the room's own moves from here too
+            self.scheduler.stand_by(code, await self.rooms.next_wake(code))
         await self.social.joined(sid, s, code)
 
     async def on_op(self, sid: str, s: Session, data: dict[str, Any]) -> None:

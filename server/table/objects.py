@@ -166,6 +166,10 @@ class Table(msgspec.Struct, kw_only=True):
     zmax: int = 0
     undo: dict[str, UndoEntry] = msgspec.field(default_factory=dict)
     game: dict[str, Any] | None = None  # rule plugin: {"name", "options", "state"}
+    # When a computer player may next move (epoch seconds): the last commit's time plus the
+    # computers' pause, recorded by the reducer at every commit; ``None``: no computer has a move
+    # to make. Every process honours it. Rooms stored before it was kept read 0.0: at once.
+    bot_due: float | None = 0.0
     created_at: float = 0.0
     locked: bool = False  # the host closed the room to new players
     removed: list[str] = msgspec.field(default_factory=list)  # token hashes of removed players

@@ -94,7 +94,7 @@ def test_a_computer_offered_a_discard_answers_before_the_offer_lapses() -> None:
     assert state.phase == "offer" and engine.to_act(state) == [1]
     deadline = table.game["deadline"]
     assert deadline == env.now + 20
-    wake = games.next_wake(table, env.now, 0.8)
+    wake = games.next_wake(table)
     assert wake == env.now + 0.8 < deadline
     before = table.version
     assert reduce(table, Auto(), Env(now=wake, rng=rng)) is not None  # long before the deadline
