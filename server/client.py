@@ -48,6 +48,7 @@ class TableClient:
         self.received: list[tuple[str, Any]] = []
         self.objects: dict[str, dict[str, Any]] = {}
         self.players: list[dict[str, Any]] = []
+        self.former: list[dict[str, Any]] = []  # people who left and may come back
         self.game: dict[str, Any] | None = None  # the rule game's view for this seat
         self.version = -1
         self.code: str | None = None
@@ -84,6 +85,7 @@ class TableClient:
         self.objects = {o["id"]: o for o in data["objects"]}
         self.game = data.get("game")
         self._set_players(data["players"])
+        self.former = data.get("former", [])
         self.version = data["v"]
         self._drain()
 
@@ -113,6 +115,7 @@ class TableClient:
                 self.objects.pop(oid, None)
             if "players" in d:
                 self._set_players(d["players"])
+                self.former = d.get("former", self.former)
             if "game" in d:
                 self.game = d["game"]
             if d.get("log"):

@@ -36,9 +36,10 @@ from server.errors import (
 )
 from server.fanout import CatchUp
 from server.limits import SlidingLimiter, Window
-from server.players import clean_name, hash_token, player_of
+from server.players import clean_name, find_returning, hash_token, player_of
 from server.reducer import (
     Auto,
+    ComeBack,
     Edit,
     Env,
     GameCommand,
@@ -62,10 +63,10 @@ from server.store.redis_store import (
     VersionMismatch,
 )
 from server.table.apply import SYSTEM_RNG, Change, Limits, new_id
-from server.table.objects import Player, Table, decode_table, encode_table
+from server.table.objects import Former, Player, Table, decode_table, encode_table
 from server.table.ops import Op
 from server.table.templates import new_table
-from server.table.view import players_view, snapshot, view_delta, views_differ
+from server.table.view import former_view, players_view, snapshot, view_delta, views_differ
 
 SPEC = "spec"
 _pack = msgspec.msgpack.Encoder().encode
@@ -396,8 +397,10 @@ class RoomService:
 
     async def join(self, code: str, name: object, token: object = None,
                    seat: object = "auto", identity: str | None = None) -> Joined:
-        """Join as a new player, or reclaim a player (seat and hand) by presenting its token.
-        ``identity`` is the browser identity the player said ``hello`` with, if any."""
+        """Join as a new player, or come back as the player this browser was: by presenting its
+        token (reclaiming seat and hand; after leaving, the seat if nobody took it), or, without
+        a token, by ``identity`` (the browser identity the connection said ``hello`` with, if
+        any) when the room remembers it."""
         if token is not None:
             if not isinstance(token, str) or len(token) > 100:
                 raise CardtableError(BAD_TOKEN, "That player token is not valid here.")
@@ -406,10 +409,17 @@ class RoomService:
             for p in table.players.values():
                 if secrets.compare_digest(p.token_hash, wanted):
                     return Joined(p, token, None)
+            if find_returning(table, wanted, None) is not None:
+                return await self._come_back(code, table, wanted, None, token)
             if wanted in table.removed:
-                raise CardtableError(REMOVED, "You were removed from this room (away too long, "
-                                     "or by the host). Join again as a new player.")
+                raise CardtableError(REMOVED, "The host removed you from this room. Join again "
+                                     "as a new player.")
             raise CardtableError(BAD_TOKEN, "That player token is not valid in this room.")
+        if identity is not None:
+            table = await self.load_table(code)
+            if find_returning(table, None, identity) is not None:
+                return await self._come_back(code, table, None, identity,
+                                             secrets.token_urlsafe(24))
         clean = clean_name(name)
         new_token = secrets.token_urlsafe(24)
         pid = new_id("p", self.rng)
@@ -417,6 +427,19 @@ class RoomService:
                                     pid)
         table = await self.load_table(code)
         return Joined(table.players[pid], new_token, commit)
+
+    async def _come_back(self, code: str, seen: Table, token_hash: str | None,
+                         identity: str | None, token: str) -> Joined:
+        found = find_returning(seen, token_hash, identity)
+        assert found is not None
+        commit = await self._maybe_mutate(code, ComeBack(token_hash, identity, hash_token(token)),
+                                          found.id)
+        table = await self.load_table(code)
+        player = table.players.get(found.id)
+        if player is None:  # forgotten, or removed by the host, between the two reads
+            raise CardtableError(BAD_TOKEN, "That player token is not valid in this room.")
+        was = found.seat if isinstance(found, Former) and player.seat != found.seat else None
+        return Joined(player, token, commit, was_seat=was)
 
     async def take_seat(self, code: str, player_id: str, seat: object,
                         once: str | None = None) -> Commit:
@@ -431,7 +454,7 @@ class RoomService:
                                grace: float) -> Commit | None:
         """Bring players' status in line with which of them have a live connection (see
         :mod:`server.presence`)."""
-        return await self._maybe_mutate(code, Presence(frozenset(live), grace), "server")
+        return await self._maybe_mutate(code, Presence(frozenset(live), grace, now), "server")
 
     async def edit(self, code: str, fn: Callable[[Table], None]) -> Commit:
         """Change a room's table directly (an operator's repair, a test's set-up); the edit
@@ -532,6 +555,7 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
             delta["log"] = change.log
         if players is not None:
             delta["players"] = players
+            delta["former"] = former_view(table)
             delta["locked"] = table.locked
             delta["public"] = table.public
         if change.game_changed:

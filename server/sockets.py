@@ -338,7 +338,7 @@ class SocketHandlers:
             social = await self.social.join(s, code, msg)
             if social is not None:
                 return social
-            return await rooms.join(code, msg.name, msg.token, msg.seat)
+            return await rooms.join(code, msg.name, msg.token, msg.seat, s.identity)
 
         # Unknown codes count as guesses, token or not; the old room is left only once the new
         # join has succeeded.
@@ -352,6 +352,7 @@ class SocketHandlers:
         await self.reply("joined", {
             "code": code, "player": joined.player.id, "token": joined.token,
             "seat": joined.player.seat, "name": joined.player.name, "ref": msg.ref,
+            "was_seat": joined.was_seat,
         }, sid)
         await self.feeds.join(code, s, msg.since if msg.token is not None else None)
         await self.refresh_presence(code)

@@ -27,6 +27,8 @@ export interface Hooks {
   fatal(kind: Fatal, message: string): void;
   /** The connection went down or came back; `left` is the seconds before we give up. */
   status(left: number | null): void;
+  /** We came back after leaving, and our old seat had been taken meanwhile: we watch now. */
+  seatTaken?(seat: number): void;
 }
 
 export interface ConnOptions {
@@ -59,6 +61,8 @@ export class Conn {
   beforeJoin: ((withToken: boolean) => Promise<Record<string, unknown>>) | null = null;
   /** Sees a refused join first; true: handled (nothing else is done). */
   joinRefused: ((e: ServerError) => boolean) | null = null;
+  /** Our old seat, taken while we were away (from `joined`), to tell once the table is here. */
+  private seatTaken: number | null = null;
 
   constructor(
     readonly s: State,
@@ -172,9 +176,26 @@ export class Conn {
     for (const p of s.pending) if (!p.sent) this.send(p);
     recompute(s);
     this.hooks.changed();
+    // Said once the table that follows has arrived, so that who sits there now is known.
+    this.seatTaken = typeof d.was_seat === "number" ? d.was_seat : null;
+  }
+
+  private flushSeatTaken(): void {
+    if (this.seatTaken === null || this.s.v < 0) return;
+    const seat = this.seatTaken;
+    this.seatTaken = null;
+    this.hooks.seatTaken?.(seat);
   }
 
   private onRemoved(d: { reason?: string; message?: string } | undefined): void {
+    if (d && d.reason === "away" && this.socket.connected) {
+      // We were away too long and left the room, but it remembers us: come back as ourselves
+      // (to our seat, if nobody has taken it).
+      this.joined = false;
+      this.s.v = -1;
+      this.sendJoin(true);
+      return;
+    }
     save(tokenKey(this.s.code), null);
     this.stop();
     const fallback =
@@ -208,11 +229,13 @@ export class Conn {
     const features = (d as unknown as { features?: unknown }).features;
     if (Array.isArray(features)) for (const f of features) if (typeof f === "string") this.features.add(f);
     this.setPlayers(d.players);
+    s.former = Array.isArray(d.former) ? d.former : [];
     this.prune();
     recompute(s);
     this.hooks.snapshot();
     this.hooks.changed();
     this.drain();
+    this.flushSeatTaken();
   }
 
   private onDelta(d: Delta): void {
@@ -231,6 +254,7 @@ export class Conn {
       this.held.delete(next.v);
       applyDelta(s.server, next);
       if (next.players) this.setPlayers(next.players);
+      if (Array.isArray(next.former)) s.former = next.former;
       if (next.locked !== undefined) s.locked = next.locked;
       if (next.public !== undefined) s.public = next.public;
       if (next.game !== undefined) s.game = next.game;
@@ -245,6 +269,7 @@ export class Conn {
       recompute(s);
       this.hooks.changed();
       for (const d of applied) this.hooks.applied(d, d.by === s.me.player);
+      this.flushSeatTaken();
     }
     if (this.held.size) {
       if (this.gapTimer === null) this.gapTimer = window.setTimeout(() => this.onGap(), GAP_WAIT_MS);
@@ -437,6 +462,12 @@ export class Conn {
       case "room_locked":
         this.stop();
         this.hooks.fatal("locked", e.message);
+        return;
+      case "removed":
+        // The host removed us: our token is refused for good; we may join as someone new.
+        save(tokenKey(this.s.code), null);
+        this.stop();
+        this.hooks.fatal("removed", e.message);
         return;
       case "bad_request":
         this.stop();
