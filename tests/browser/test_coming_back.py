@@ -38,6 +38,12 @@ async def reopen(page_before: Any, server: Any, code: str, **viewport: Any) -> A
     return page
 
 
+async def hand_faces(page: Any, hand: str) -> list[str]:
+    """The faces of the cards in ``hand`` as this page's server state has them, sorted."""
+    return sorted(o["face"] for o in (await dump(page))["server"]
+                  if o["t"] == "card" and o.get("parent") == hand)
+
+
 async def deal(page: Any, n: int) -> None:
     await page.click("[data-testid=stack-count][data-stack=deck]", button="right")
     await page.click("[data-testid=menu-deal]")
@@ -50,8 +56,7 @@ async def test_coming_back_after_the_grace_finds_seat_and_hand(pages, server):
     await deal(a, 3)
     await wait_js(b, "s.server.find(o => o.id === 'hand1').cards.length === 3")
     ben = (await dump(b))["me"]["player"]
-    cards = [o for o in (await dump(b))["server"] if o["t"] == "card" and o.get("parent") == "hand1"]
-    hand = sorted(o["face"] for o in cards)
+    hand = await hand_faces(b, "hand1")
     context = b.context
     await leave_for_good(server, code, b)
 
@@ -66,10 +71,10 @@ async def test_coming_back_after_the_grace_finds_seat_and_hand(pages, server):
     await wait_js(page, "s.v >= 0 && s.conn === 'online'")
     me = (await dump(page))["me"]
     assert me["player"] == ben and me["seat"] == 1
-    back = [o for o in (await dump(page))["server"] if o["t"] == "card" and o.get("parent") == "hand1"]
-    assert sorted(o["face"] for o in back) == hand
+    assert await hand_faces(page, "hand1") == hand
     assert await page.locator("[data-testid=screen-removed]").count() == 0
-    await wait_js(a, "s.players.length === 2 && s.players.some(p => p.name === 'Ben' && p.seat === 1)")
+    await wait_js(a, "s.players.length === 2 && "
+                     "s.players.some(p => p.name === 'Ben' && p.seat === 1)")
     await settled(page)
     await shot(page, "coming-back-ben")
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import aiohttp
-import pytest
 
 from plugins.spades.rules import ENGINE, SpadesState, stack_deck
 from server.client import OpFailed, TableClient
