@@ -362,9 +362,10 @@ class Control:
 
 
 class Binding(Protocol):
-    """Binds a v2 engine to the table: layout, drags to actions, controls, a computer player.
+    """Binds a v2 engine to the table: layout, drags to actions, controls and hints.
 
-    A game is an engine, a binding and a bot; the server and the page know no game.
+    A game is an engine, a binding and a bot, registered together as a
+    :class:`plugins.game.Game`; the server and the page know no game.
     """
 
     @property
@@ -388,10 +389,6 @@ class Binding(Protocol):
 
     def controls(self, state: Any, player: int) -> list[Control]:
         """``player``'s legal actions, each with how it is done."""
-        ...
-
-    def bot(self, state: Any, player: int, rng: Any) -> dict[str, Any] | None:
-        """A computer player's action (``None``: nothing to do now)."""
         ...
 
     def hint(self, state: Any, player: int) -> str | None:

@@ -1,30 +1,34 @@
-"""Plays whole games between bots and random-legal players to measure a game's bot and engine.
+"""Plays whole games of any registered engine: the one self-play driver, and the bot measure.
 
-``simulate(engine, bot, games, seed)`` plays ``games`` complete games of any contract-version-2
-engine (:class:`plugins.base.Engine`) and returns a :class:`SimReport`: how often the side
-holding the ``"bot"`` seats won, the ties, the average final score of each lineup role, games
-per second and actions per game. A win shared by players of different sides is a tie, whoever
-sits in those seats. Games that hit the step cap, get stuck (nobody can act and
-nothing is scheduled) or see a rejected action are counted as failures, with the reason.
+:func:`drive` plays one game of any contract-version-2 engine (:class:`plugins.base.Engine`)
+from a given state with one bot per player (the bot signature of :mod:`plugins.game`:
+``bot(engine, state, player, rng) -> action | None``), and returns what happened as a
+:class:`Played`: the last state, the actions made and, when it went wrong, why. How a game is
+driven: when ``to_act`` is empty the engine's ``scheduled()`` action is applied at once (no
+waiting); otherwise the players in ``to_act`` are asked (in turn order, or as ``pick`` says:
+:func:`one_at_random` asks one of several, like a room where anybody may deal on) and the first
+that acts is applied; ``None`` passes its chance. ``observe(before, player, action, after)`` sees
+every transition (the self-play tests check their invariants there) and ``stop(state)`` ends the
+game early (after so many hands). A cap on actions, a stuck game (nobody may act and nothing is
+scheduled, or nobody asked acted) and a rejected action end it too, as a failure with the
+reason. :func:`random_legal` is the random-legal player as a bot. The self-play tests of every
+game (``tests/plugins/test_*_selfplay.py``) and the contract test play through :func:`drive`.
 
-How a game is driven: when ``to_act`` is empty the engine's ``scheduled()`` action is applied at
-once (no waiting); otherwise the players in ``to_act`` are asked in that order and the first
-one that acts is applied: a ``"bot"`` seat asks ``bot(engine, state, player, rng)`` (``None``
-passes its chance), a ``"random"`` seat picks uniformly among ``engine.legal_actions``. Every
-game and every seat has its own ``random.Random`` derived from ``seed``, so a run is
-reproducible.
+``simulate(engine, bot, games, seed)`` plays ``games`` complete games through :func:`drive` and
+returns a :class:`SimReport`: how often the side holding the ``"bot"`` seats won, the ties, the
+average final score of each lineup role, games per second and actions per game. A win shared by
+players of different sides is a tie, whoever sits in those seats. Games that fail are counted as
+failures, with the reason. Every game and every seat has its own ``random.Random`` derived from
+``seed``, so a run is reproducible.
 
 ``main(argv)`` is the ``cardtable simulate GAME --games N [--seed S] [--players N]`` command: it
-finds the game in :data:`REGISTRY` (games are imported lazily; a game whose module is missing is
-skipped) and prints a rich table: bot side against random-legal players, bot against bot (the
-win split by side), average scores, games per second.
+finds the game in :data:`plugins.registry.GAMES` and prints a rich table: bot side against
+random-legal players, bot against bot (the win split by side), average scores, games per second.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import random
 import sys
 import time
@@ -33,25 +37,102 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plugins.base import Engine, Rejection
+from plugins.game import Bot, Game
+from plugins.registry import GAMES, GameNotAvailable, get
 
 BOT = "bot"
 RANDOM = "random"
 ROLES = (BOT, RANDOM)
 DEFAULT_MAX_STEPS = 20_000
 
-Bot = Callable[[Engine[Any], Any, int, random.Random], "dict[str, Any] | None"]
+Picker = Callable[[list[int]], Sequence[int]]
+Observer = Callable[[Any, "int | None", "dict[str, Any]", Any], None]
 
-#: Game name -> the module exporting ``ENGINE`` and ``choose_action``.
-REGISTRY: dict[str, str] = {
-    "spades": "plugins.spades",
-    "gin_rummy": "plugins.gin_rummy",
-    "rummy": "plugins.rummy",
-    "pennies": "plugins.pennies",
-}
+__all__ = ["Bot", "GameNotAvailable", "drive", "random_legal", "simulate"]
 
 
-class GameNotAvailable(LookupError):
-    """The game is unknown, its module is missing, or it does not export an engine and a bot."""
+def random_legal(
+    engine: Engine[Any], state: Any, player: int, rng: random.Random
+) -> dict[str, Any] | None:
+    """The random-legal player: any of ``player``'s legal actions, uniformly (``None``: none)."""
+    legal = engine.legal_actions(state, player)
+    return rng.choice(legal) if legal else None
+
+
+def in_turn_order(to_act: list[int]) -> Sequence[int]:
+    """Ask every player who may act, in turn order (the default)."""
+    return to_act
+
+
+def one_at_random(rng: random.Random) -> Picker:
+    """Ask one of several players who may act, drawn from ``rng`` (a lone player is asked
+    without drawing)."""
+
+    def pick(to_act: list[int]) -> Sequence[int]:
+        return [rng.choice(to_act)] if len(to_act) > 1 else to_act
+
+    return pick
+
+
+@dataclass
+class Played:
+    """How :func:`drive` left a game: its last ``state``, the ``steps`` (actions applied, a
+    rejected one included) and ``failure`` (``None`` when it ended by its outcome or ``stop``)."""
+
+    state: Any
+    steps: int = 0
+    failure: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+def drive(
+    engine: Engine[Any],
+    state: Any,
+    bots: Sequence[Bot],
+    rngs: Sequence[random.Random],
+    *,
+    pick: Picker = in_turn_order,
+    observe: Observer | None = None,
+    stop: Callable[[Any], bool] | None = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+) -> Played:
+    """Play from ``state`` until the game has an outcome, ``stop(state)`` says so, or it fails
+    (see the module docstring). ``bots[p]`` plays player ``p`` with ``rngs[p]`` (pass the same
+    generator for every player to share one)."""
+    steps = 0
+    while engine.outcome(state) is None:
+        if stop is not None and stop(state):
+            break
+        if steps >= max_steps:
+            return Played(state, steps, f"no result after {max_steps} actions")
+        to_act = engine.to_act(state)
+        player: int | None = None
+        action: dict[str, Any] | None = None
+        if not to_act:
+            planned = engine.scheduled(state)
+            if planned is None:
+                return Played(state, steps, "stuck: nobody may act and nothing is scheduled")
+            player, action = planned.player, planned.action
+        else:
+            for p in pick(to_act):
+                action = bots[p](engine, state, p, rngs[p])
+                if action is not None:
+                    player = p
+                    break
+            if action is None:
+                return Played(state, steps, f"stuck: none of players {to_act} acted")
+        after = engine.apply(state, player, action)
+        steps += 1
+        if isinstance(after, Rejection):
+            return Played(state, steps,
+                          f"player {player} {action} was rejected: {after.code}: {after.message}")
+        if observe is not None:
+            observe(state, player, action, after)
+        state = after
+    return Played(state, steps)
 
 
 @dataclass(frozen=True)
@@ -107,36 +188,13 @@ class SimReport:
 
 
 def available_games() -> list[str]:
-    """Registered games whose module exists (found without importing it)."""
-    out = []
-    for name, module in REGISTRY.items():
-        try:
-            found = importlib.util.find_spec(module) is not None
-        except ModuleNotFoundError:
-            found = False
-        if found:
-            out.append(name)
-    return out
+    """The registered games, in the registry's order."""
+    return list(GAMES)
 
 
-def load_game(name: str) -> tuple[Engine[Any], Bot]:
-    """The ``(ENGINE, choose_action)`` pair of a registered game."""
-    module_name = REGISTRY.get(name)
-    if module_name is None:
-        raise GameNotAvailable(f"No game called {name!r}; known: {', '.join(REGISTRY)}.")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and module_name.startswith(exc.name):
-            raise GameNotAvailable(f"{name} is not installed ({module_name} is missing).") from None
-        raise
-    engine = getattr(module, "ENGINE", None)
-    bot = getattr(module, "choose_action", None)
-    if engine is None or bot is None:
-        raise GameNotAvailable(f"{module_name} does not export ENGINE and choose_action.")
-    if not all(hasattr(engine, m) for m in ("to_act", "scheduled", "outcome", "teams")):
-        raise GameNotAvailable(f"{name}'s engine does not implement contract version 2 yet.")
-    return engine, bot
+def load_game(name: str) -> Game:
+    """The registered game called ``name`` (:class:`GameNotAvailable` if there is none)."""
+    return get(name)
 
 
 def default_lineup(engine: Engine[Any], state: Any) -> tuple[str, ...]:
@@ -212,38 +270,10 @@ def _play_one(
         report.side_wins = [0] * len(report.teams)
         report.score_sums = {role: 0.0 for role in dict.fromkeys(roles)}
     rngs = [random.Random(f"simulate:{game_seed}:{p}") for p in range(players)]
-    steps = 0
-    failure: str | None = None
-    outcome = engine.outcome(state)
-    while outcome is None:
-        if steps >= max_steps:
-            failure = f"no result after {max_steps} actions"
-            break
-        to_act = engine.to_act(state)
-        player: int | None = None
-        action: dict[str, Any] | None = None
-        if not to_act:
-            planned = engine.scheduled(state)
-            if planned is None:
-                failure = "stuck: nobody may act and nothing is scheduled"
-                break
-            player, action = planned.player, planned.action
-        else:
-            for p in to_act:
-                action = _ask(engine, bot, state, p, roles[p], rngs[p])
-                if action is not None:
-                    player = p
-                    break
-            if action is None:
-                failure = f"stuck: none of players {to_act} acted"
-                break
-        after = engine.apply(state, player, action)
-        steps += 1
-        if isinstance(after, Rejection):
-            failure = f"player {player} {action} was rejected: {after.code}: {after.message}"
-            break
-        state = after
-        outcome = engine.outcome(state)
+    bots = [bot if role == BOT else random_legal for role in roles]
+    played = drive(engine, state, bots, rngs, max_steps=max_steps)
+    steps, failure = played.steps, played.failure
+    outcome = engine.outcome(played.state)
     report.actions += steps
     if failure is not None or outcome is None:
         report.failures.append(Failure(index, game_seed, failure or "no outcome"))
@@ -264,15 +294,6 @@ def _play_one(
     for role in report.score_sums:
         seats = [p for p in range(players) if roles[p] == role]
         report.score_sums[role] += sum(outcome.scores[p] for p in seats) / len(seats)
-
-
-def _ask(
-    engine: Engine[Any], bot: Bot, state: Any, player: int, role: str, rng: random.Random
-) -> dict[str, Any] | None:
-    if role == BOT:
-        return bot(engine, state, player, rng)
-    legal = engine.legal_actions(state, player)
-    return rng.choice(legal) if legal else None
 
 
 class _progress_bar:  # noqa: N801 - used like a function in a with statement
@@ -306,7 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="cardtable simulate",
         description="Play many games between computer players and report how the bot does.",
     )
-    parser.add_argument("game", choices=sorted(REGISTRY), help="which game")
+    parser.add_argument("game", choices=sorted(GAMES), help="which game")
     parser.add_argument("--games", type=int, default=100, help="games per match-up (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
     parser.add_argument(
@@ -332,11 +353,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.games < 1:
         console.print("[red]--games must be at least 1.[/red]")
         return 2
-    try:
-        engine, bot = load_game(args.game)
-    except GameNotAvailable as exc:
-        console.print(f"[red]{exc}[/red]")
-        return 1
+    game = load_game(args.game)
+    engine, bot = game.engine, game.bot
     players = args.players or engine.info.min_players
     if not engine.info.min_players <= players <= engine.info.max_players:
         console.print(

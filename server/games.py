@@ -47,7 +47,7 @@ MARKERS = {"chips": Chips, "counter": Counter, "label": Label}
 def binding_for(table: Table) -> Binding | None:
     if table.game is None:
         return None
-    return GAMES[table.game["name"]]
+    return GAMES[table.game["name"]].binding
 
 
 def _state(table: Table, binding: Binding) -> Any:
@@ -87,7 +87,7 @@ def set_up(table: Table, name: object, options: object) -> Change:
     It starts by itself once every seat it can use is taken (see :func:`maybe_start`)."""
     if not isinstance(name, str) or name not in GAMES:
         raise CardtableError(BAD_REQUEST, f"Unknown game {name!r}; games: {', '.join(GAMES)}.")
-    binding = GAMES[name]
+    binding = GAMES[name].binding
     if options is not None and not isinstance(options, dict):
         raise CardtableError(BAD_REQUEST, "Game options must be an object.")
     opts = dict(options or {})
@@ -322,7 +322,7 @@ def _bot_move(table: Table, binding: Binding, rng: random.Random
     state = _state(table, binding)
     for player in binding.engine.to_act(state):
         if _played_by_server(table, player):
-            action = binding.bot(state, player, rng)
+            action = GAMES[binding.info.name].move(state, player, rng)
             if action is not None and not str(action.get("type", "")).startswith("next_"):
                 return player, action
     return None

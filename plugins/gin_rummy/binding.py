@@ -15,7 +15,6 @@ from typing import Any
 
 from plugins.base import Control, Cosmetic, Drop, Projection, Rejection, ZoneSpec
 from plugins.cards import card_name
-from plugins.gin_rummy.bot import choose_action
 from plugins.gin_rummy.rules import ENGINE, GinRummy, GinState, current_melds
 from plugins.layout import slots
 
@@ -121,9 +120,6 @@ class GinRummyBinding:
             elif kind == "next_hand":
                 out.append(Control(action, "Next hand"))
         return out
-
-    def bot(self, state: GinState, player: int, rng: Any) -> dict[str, Any] | None:
-        return choose_action(self.engine, state, player, rng)
 
     def hint(self, state: GinState, player: int) -> str | None:
         blocked = self.engine.view(state, player).get("knock_blocked")

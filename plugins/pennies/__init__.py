@@ -3,7 +3,11 @@
 ``ENGINE`` is the ready-made :class:`Pennies` instance; :func:`choose_action` is the bot.
 """
 
+from plugins.game import Game
+from plugins.pennies.binding import BINDING
 from plugins.pennies.bot import choose_action
 from plugins.pennies.rules import ENGINE, Pennies, PenniesState
 
-__all__ = ["ENGINE", "Pennies", "PenniesState", "choose_action"]
+GAME = Game(engine=ENGINE, binding=BINDING, bot=choose_action)
+
+__all__ = ["BINDING", "GAME", "ENGINE", "Pennies", "PenniesState", "choose_action"]

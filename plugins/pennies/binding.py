@@ -29,7 +29,6 @@ from typing import Any
 from plugins.base import Control, Cosmetic, Drop, Marker, Projection, Rejection, ZoneSpec
 from plugins.cards import card_name, card_names, rank
 from plugins.layout import at, slots
-from plugins.pennies.bot import choose_action
 from plugins.pennies.rules import ENGINE, Pennies, PenniesState, set_rank
 
 NEW_MELD = "newmeld"
@@ -223,9 +222,6 @@ class PenniesBinding:
             elif kind == "next_round":
                 out.append(Control(action, "Next round"))
         return out
-
-    def bot(self, state: PenniesState, player: int, rng: Any) -> dict[str, Any] | None:
-        return choose_action(self.engine, state, player, rng)
 
     def hint(self, state: PenniesState, player: int) -> str | None:
         if state.phase == "play" and state.turn == player and not state.opened[player]:

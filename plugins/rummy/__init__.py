@@ -1,6 +1,10 @@
 """Rummy plugin: the pure rules engine (``ENGINE``) and its computer player (``choose_action``)."""
 
+from plugins.game import Game
+from plugins.rummy.binding import BINDING
 from plugins.rummy.bot import choose_action
 from plugins.rummy.rules import ENGINE, Rummy, RummyState
 
-__all__ = ["ENGINE", "Rummy", "RummyState", "choose_action"]
+GAME = Game(engine=ENGINE, binding=BINDING, bot=choose_action)
+
+__all__ = ["BINDING", "GAME", "ENGINE", "Rummy", "RummyState", "choose_action"]

@@ -14,7 +14,6 @@ from typing import Any
 from plugins.base import Control, Cosmetic, Drop, Projection, Rejection, ZoneSpec
 from plugins.cards import card_name, card_names
 from plugins.layout import slots
-from plugins.rummy.bot import choose_action
 from plugins.rummy.rules import ENGINE, Rummy, RummyState
 
 NEW_MELD = "newmeld"
@@ -87,9 +86,6 @@ class RummyBinding:
             elif kind == "next_hand":
                 out.append(Control(action, "Next hand"))
         return out
-
-    def bot(self, state: RummyState, player: int, rng: Any) -> dict[str, Any] | None:
-        return choose_action(self.engine, state, player, rng)
 
     def hint(self, state: RummyState, player: int) -> str | None:
         return None

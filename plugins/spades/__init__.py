@@ -4,7 +4,14 @@
 player; :func:`score_side` is the scoring of rules 11-13 as a pure function.
 """
 
+from plugins.game import Game
+from plugins.spades.binding import BINDING
 from plugins.spades.bot import choose_action
 from plugins.spades.rules import ENGINE, SideResult, Spades, SpadesState, score_side
 
-__all__ = ["ENGINE", "SideResult", "Spades", "SpadesState", "choose_action", "score_side"]
+GAME = Game(engine=ENGINE, binding=BINDING, bot=choose_action)
+
+__all__ = [
+    "BINDING", "ENGINE", "GAME", "SideResult", "Spades", "SpadesState", "choose_action",
+    "score_side",
+]

@@ -15,7 +15,6 @@ from typing import Any
 from plugins.base import Control, Cosmetic, Drop, Marker, Projection, Rejection, ZoneSpec
 from plugins.cards import card_name
 from plugins.layout import at, slots
-from plugins.spades.bot import choose_action
 from plugins.spades.rules import ENGINE, TEAMS, Spades, SpadesState
 
 SLOTS = slots(4)
@@ -134,9 +133,6 @@ class SpadesBinding:
             elif kind == "next_deal":
                 out.append(Control(action, "Next deal"))
         return out
-
-    def bot(self, state: SpadesState, player: int, rng: Any) -> dict[str, Any] | None:
-        return choose_action(self.engine, state, player, rng)
 
     def hint(self, state: SpadesState, player: int) -> str | None:
         return None

@@ -12,13 +12,16 @@ from typing import Any
 import pytest
 
 from plugins.base import GameInfo, Outcome, Rejection, Scheduled
+from plugins.game import Game
+from plugins.registry import GAMES, GameNotAvailable, load_games, registered
 from plugins.simulate import (
-    REGISTRY,
-    GameNotAvailable,
     available_games,
     default_lineup,
+    drive,
     load_game,
     main,
+    one_at_random,
+    random_legal,
     simulate,
 )
 from plugins.spades import ENGINE, choose_action
@@ -228,19 +231,40 @@ def test_default_lineup_puts_the_bot_in_player_0_and_partners() -> None:
 # ------------------------------------------------------------------- registry and command
 
 
-def test_registry_loads_spades_and_skips_missing_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    engine, bot = load_game("spades")
-    assert engine is ENGINE and bot is choose_action
-    assert "spades" in available_games()
-    monkeypatch.setitem(REGISTRY, "ghost", "plugins.no_such_game")
-    monkeypatch.setitem(REGISTRY, "bare", "plugins.cards")
-    assert "ghost" not in available_games()
-    with pytest.raises(GameNotAvailable, match="not installed"):
-        load_game("ghost")
-    with pytest.raises(GameNotAvailable, match="does not export"):
-        load_game("bare")
-    with pytest.raises(GameNotAvailable, match="No game called"):
+def test_registry_loads_spades_and_skips_missing_games() -> None:
+    game = load_game("spades")
+    assert game.engine is ENGINE and game.bot is choose_action and game is GAMES["spades"]
+    assert game.binding.engine is ENGINE and game.info is ENGINE.info
+    assert available_games() == ["gin_rummy", "spades", "rummy", "pennies"]
+    assert list(load_games(["plugins.no_such_game", "plugins.spades"])) == ["spades"]
+    with pytest.raises(GameNotAvailable, match="does not export GAME"):
+        load_games(["plugins.cards"])
+    with pytest.raises(ValueError, match="Two modules"):
+        load_games(["plugins.spades", "plugins.spades"])
+    with pytest.raises(GameNotAvailable, match="No game called 'chess'; known: gin_rummy"):
         load_game("chess")
+
+
+def test_a_game_is_registered_once_for_the_server_and_the_simulator() -> None:
+    """One registration: the same entry serves ``simulate`` and the server's ``GAMES``."""
+    spades = GAMES["spades"]
+    race = Game(engine=RACE, binding=_RaceBinding(), bot=grabber)
+    with registered(race):
+        assert load_game("race") is race and GAMES["race"] is race
+        assert race.move(Race(), 0, random.Random(0)) == {"type": "grab"}
+        with pytest.raises(ValueError, match="already registered"):
+            registered(race).__enter__()
+    assert "race" not in GAMES and GAMES["spades"] is spades
+    with pytest.raises(ValueError, match="another engine"):
+        Game(engine=RACE, binding=spades.binding, bot=grabber)
+
+
+class _RaceBinding:
+    """Just enough of a binding for the registry (the grab race has no table layout)."""
+
+    info = RACE.info
+    engine = RACE
+    widgets = ()
 
 
 def test_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -251,14 +275,9 @@ def test_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
         assert words in out, words
 
 
-def test_command_refuses_bad_input(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_command_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["spades", "--players", "3", "--no-progress"]) == 2
     assert "4 to 4 players" in capsys.readouterr().out
     assert main(["spades", "--games", "0"]) == 2
-    monkeypatch.setitem(REGISTRY, "ghost", "plugins.no_such_game")
-    assert main(["ghost", "--no-progress"]) == 1
-    assert "not installed" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["chess"])

@@ -41,7 +41,7 @@ def test_computers_play_a_hand_through_the_reducer(name: str, players: int) -> N
         reduce(table, Host("host", "start"), env)
     assert games.started(table) and table.game is not None
     assert table.game["seats"] == list(range(players))
-    binding = GAMES[name]
+    binding = GAMES[name].binding
     steps = 0
     for steps in range(1, 3000):  # noqa: B007 - the count is reported below
         now = float(table.game.get("deadline") or env.now) + 1.0
