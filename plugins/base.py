@@ -10,13 +10,20 @@ players at once in a buying window); ``scheduled`` asks for an automatic action 
 (a finished trick is gathered, a buying window closes); ``describe`` writes the log line in
 plain words; ``status``, ``scoreboard`` and ``reveal`` give the table UI what it shows, in one
 shape for every game; ``load`` refuses impossible states with :class:`InvalidState`.
+
+The flow (:class:`Flow`, :class:`Phase`, :class:`Action`): a game declares its phases (the moves
+allowed in each and who may make them) and its moves as typed msgspec structs; one gate gives
+the standard rejections (bad player, bad shape, unknown move, game over, not your turn, wrong
+phase, a malformed field) and calls the engine's handler with the typed move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+import typing
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -395,3 +402,189 @@ class Binding(Protocol):
         """Why an expected action is unavailable, in words ("your deadwood would be 23; the
         limit is 10"), or ``None``."""
         ...
+
+
+# ------------------------------------------------------------------------------ the flow
+#
+# Every engine's ``apply`` starts with the same questions: who is asking, is this a move at all,
+# is the game over, may this player move now, is this move allowed in this phase, is it well
+# formed. A game declares the answers as data (a :class:`Flow` of :class:`Phase`\ s, its moves
+# as :class:`Action` structs) and :meth:`Flow.apply` asks them in one fixed order, then calls
+# the engine's handler for the move with a typed action.
+
+EVERYONE = "everyone"
+"""``Phase.actors`` for a phase where every player may act (between hands: anyone deals on)."""
+
+
+class Action(msgspec.Struct, frozen=True, tag_field="type"):
+    """A game's move: subclass with ``tag="<type>"`` and typed fields; the wire's
+    ``{"type": "play", "card": "H5"}`` becomes ``Play(card="H5")`` by one ``msgspec.convert``.
+    Fields the action does not declare are ignored, as before."""
+
+
+FieldRefusal = Callable[[Any, Any], Rejection]
+"""``(state, value)`` to the rejection for a malformed field (``value`` is what was sent, or
+``None`` when it is missing)."""
+
+
+@dataclass(frozen=True)
+class Phase(Generic[S]):
+    """One phase of a game: the moves allowed in it and who may make them.
+
+    ``actions`` are the move types allowed; any other is ``wrong_phase`` with ``hint`` (or the
+    game's ``elsewhere`` sentence for that move, or ``misplaced[type](state)`` when it gives
+    one). ``actors`` says who may act: ``None`` means the flow's default (the player whose
+    turn it is), :data:`EVERYONE`, or a function of the state; anyone else is
+    ``not_your_turn`` with ``wait`` (a sentence or a function of the state), unless
+    ``waiting`` names another rejection for that move. When nobody may act (the game itself
+    moves next), every player's move is ``wrong_phase``. ``over``: the game has ended."""
+
+    actions: frozenset[str]
+    hint: str
+    actors: Callable[[S], Collection[int]] | str | None = None
+    wait: str | Callable[[S], str] | None = None
+    waiting: Mapping[str, Rejection] = field(default_factory=dict)
+    misplaced: Mapping[str, Callable[[S], Rejection | None]] = field(default_factory=dict)
+    over: bool = False
+
+
+@dataclass(frozen=True)
+class Flow(Generic[S]):
+    """A game's declarative flow and its one gate (:meth:`apply`).
+
+    ``title`` names the game in messages; ``moves`` is the tagged union of its
+    :class:`Action` structs; ``phases`` maps ``state.phase`` to its :class:`Phase`;
+    ``handlers`` maps each move type to ``(state, player, action) -> state | Rejection``
+    (``player`` is ``None`` for an ``automatic`` move). ``players(state)`` is how many
+    players there are; ``actors(state)`` who may act by default; ``example`` the two move
+    types a "bad shape" message gives as examples.
+
+    Moves in ``anyone`` skip the turn gate (any player may make them where they are allowed:
+    look at your cards, deal the next hand). Moves in ``automatic`` are the game's own: only
+    ``player=None`` may make them, a player gets ``automatic``. Moves in ``lapse`` the game may
+    make for the one player to act (an unanswered offer passing). ``elsewhere`` gives a move's
+    ``wrong_phase`` sentence outside the phases that allow it ("This hand is still being
+    played."). ``fields`` maps a field name (or ``"type.field"``) to its
+    :data:`FieldRefusal`. ``bad_player(state)`` refuses a player number out of range;
+    ``no_player(state)`` a player's move sent without a player.
+    """
+
+    title: str
+    moves: Any
+    phases: Mapping[str, Phase[S]]
+    handlers: Mapping[str, Callable[[S, Any, Any], Any]]
+    players: Callable[[S], int]
+    actors: Callable[[S], Collection[int]]
+    example: tuple[str, str]
+    bad_player: Callable[[S], Rejection]
+    no_player: Callable[[S], Rejection]
+    anyone: frozenset[str] = frozenset()
+    automatic: Rejection | None = None
+    automatic_moves: frozenset[str] = frozenset()
+    lapse: frozenset[str] = frozenset()
+    elsewhere: Mapping[str, str] = field(default_factory=dict)
+    fields: Mapping[str, FieldRefusal] = field(default_factory=dict)
+    wait: str = "It's not your turn."
+    bad_action: str = 'A move must have a "type", such as "{}" or "{}".'
+
+    @property
+    def types(self) -> frozenset[str]:
+        """Every move type of the game."""
+        return frozenset(self.handlers)
+
+    def gate(self, state: S, player: Any, action: Any) -> tuple[int | None, Action] | Rejection:
+        """Who makes which typed move, or the standard rejection, asked in this order: the
+        player, the move's shape and type, game over, the game's own moves, the turn, the
+        phase, the move's fields."""
+        if player is None:
+            if not (self.automatic_moves or self.lapse):
+                return self.no_player(state)
+        elif not (isinstance(player, int) and not isinstance(player, bool)
+                  and 0 <= player < self.players(state)):
+            return self.bad_player(state)
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            return Rejection("bad_action", self.bad_action.format(*self.example))
+        kind = action["type"]
+        if kind not in self.handlers:
+            return Rejection("unknown_action", f"{self.title} has no move called {kind!r}.")
+        phase = self.phases[state.phase]  # type: ignore[attr-defined]
+        if phase.over:
+            return Rejection("game_over", "The game is over; no more moves can be made.")
+        if kind in self.automatic_moves:
+            if player is not None:
+                assert self.automatic is not None
+                return self.automatic
+            if kind not in phase.actions:
+                return self._misplaced(state, phase, kind)
+            return self._convert(state, None, kind, action)
+        actors = self._actors(state, phase)
+        if player is None:
+            if kind in self.lapse and kind in phase.actions and len(actors) == 1:
+                player = next(iter(actors))
+            else:
+                return self.no_player(state)
+        if kind not in self.anyone and actors and player not in actors:
+            refused = phase.waiting.get(kind)
+            if refused is not None:
+                return refused
+            wait = phase.wait if phase.wait is not None else self.wait
+            return Rejection("not_your_turn", wait if isinstance(wait, str) else wait(state))
+        if kind not in phase.actions:
+            return self._misplaced(state, phase, kind)
+        return self._convert(state, player, kind, action)
+
+    def apply(self, state: S, player: Any, action: Any) -> Any:
+        """The gate, then the move's handler: the new state or a :class:`Rejection`."""
+        gated = self.gate(state, player, action)
+        if isinstance(gated, Rejection):
+            return gated
+        who, move = gated
+        return self.handlers[move.__struct_config__.tag](state, who, move)  # type: ignore[index]
+
+    def _actors(self, state: S, phase: Phase[S]) -> Collection[int]:
+        if phase.actors is None:
+            return self.actors(state)
+        if phase.actors == EVERYONE:
+            return range(self.players(state))
+        assert callable(phase.actors)
+        return phase.actors(state)
+
+    def _misplaced(self, state: S, phase: Phase[S], kind: str) -> Rejection:
+        special = phase.misplaced.get(kind)
+        if special is not None:
+            found = special(state)
+            if found is not None:
+                return found
+        return Rejection("wrong_phase", self.elsewhere.get(kind, phase.hint))
+
+    def _convert(self, state: S, player: int | None, kind: str,
+                 action: dict[str, Any]) -> tuple[int | None, Action] | Rejection:
+        try:
+            move = msgspec.convert(action, self.moves)
+        except msgspec.ValidationError as exc:
+            name = _bad_field(self._kinds[kind], action)
+            refuse = self.fields.get(f"{kind}.{name}") or self.fields.get(name or "")
+            if name is not None and refuse is not None:
+                return refuse(state, action.get(name))
+            return Rejection("bad_action", f"That {kind} move is not well formed: {exc}.")
+        return player, move
+
+    @functools.cached_property
+    def _kinds(self) -> dict[str, type[Action]]:
+        """Each move type's struct, from the ``moves`` union."""
+        return {cls.__struct_config__.tag: cls for cls in typing.get_args(self.moves)}
+
+
+def _bad_field(kind: type[Action], action: dict[str, Any]) -> str | None:
+    """The first of ``kind``'s fields, in declaration order, that ``action`` lacks or gets
+    wrong: a move with two bad fields is refused for the first, whatever the dict's order."""
+    for info in msgspec.structs.fields(kind):
+        if info.encode_name not in action:
+            if info.required:
+                return info.name
+            continue
+        try:
+            msgspec.convert(action[info.encode_name], info.type)
+        except msgspec.ValidationError:
+            return info.name
+    return None

@@ -79,7 +79,7 @@ Interpretations
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -87,11 +87,14 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from plugins.base import (
+    EVERYONE,
     Engine,
+    Flow,
     GameInfo,
     InvalidState,
     OptionSpec,
     Outcome,
+    Phase,
     Rejection,
     RevealLine,
     Scheduled,
@@ -101,6 +104,7 @@ from plugins.base import (
     plain,
 )
 from plugins.cards import STANDARD, SUIT_NAMES, bad_card, card_name, rank_high
+from plugins.spades.actions import Bid, Look, NextDeal, PassCards, Play, SpadesAction
 
 PLAYERS = 4
 HAND_SIZE = 13
@@ -383,25 +387,30 @@ def _trick_count(state: SpadesState) -> list[int]:
 
 # --------------------------------------------------------------------------------- engine
 
-Handler = Callable[[SpadesState, int, dict[str, Any]], "SpadesState | Rejection"]
+def _turn(state: SpadesState) -> list[int]:
+    return [] if state.turn is None else [state.turn]
 
-_ACTIONS = ("bid", "look", "pass_cards", "play", "gather", "next_deal")
-_ALLOWED: dict[str, frozenset[str]] = {
-    BIDDING: frozenset({"bid", "look"}),
-    EXCHANGE: frozenset({"pass_cards"}),
-    PLAYING: frozenset({"play"}),
-    TRICK_DONE: frozenset({"gather"}),
-    DEAL_OVER: frozenset({"next_deal"}),
-    GAME_OVER: frozenset(),
+
+# Who may do what, when (the flow's gate asks it for every move; see plugins.base.Flow).
+_PHASES: dict[str, Phase[SpadesState]] = {
+    BIDDING: Phase(frozenset({"bid", "look"}),
+                   "Everyone bids first: the bidding goes once round the table.",
+                   wait="It's not your turn to bid."),
+    EXCHANGE: Phase(frozenset({"pass_cards"}),
+                    "The blind nil bidder and partner are passing cards to each other.",
+                    wait="It's not your turn to pass cards."),
+    PLAYING: Phase(frozenset({"play"}),
+                   "The cards are being played: play a card when it's your turn.",
+                   wait="It's not your turn to play."),
+    TRICK_DONE: Phase(frozenset({"gather"}), "The trick is being gathered."),
+    DEAL_OVER: Phase(frozenset({"next_deal"}),
+                     "This deal is over; start the next deal to keep playing.",
+                     actors=EVERYONE),
+    GAME_OVER: Phase(frozenset(), "The game is over.", over=True),
 }
-_HINT: dict[str, str] = {
-    BIDDING: "Everyone bids first: the bidding goes once round the table.",
-    EXCHANGE: "The blind nil bidder and partner are passing cards to each other.",
-    PLAYING: "The cards are being played: play a card when it's your turn.",
-    TRICK_DONE: "The trick is being gathered.",
-    DEAL_OVER: "This deal is over; start the next deal to keep playing.",
-    GAME_OVER: "The game is over.",
-}
+_BAD_BID = Rejection("bad_bid", "Bid a whole number of tricks from 0 (nil) to 13.")
+_BAD_BLIND = Rejection("bad_bid", 'Say "blind": true for blind nil, or leave it out.')
+_BAD_PASS = Rejection("bad_pass", "Pass exactly 2 different cards, written like C2 (2 of clubs).")
 
 
 class Spades:
@@ -432,13 +441,36 @@ class Spades:
     )
 
     def __init__(self) -> None:
-        self._handlers: dict[str, Handler] = {
-            "bid": self._do_bid,
-            "look": self._do_look,
-            "pass_cards": self._do_pass_cards,
-            "play": self._do_play,
-            "next_deal": self._do_next_deal,
-        }
+        self._flow: Flow[SpadesState] = Flow(
+            title="Spades",
+            moves=SpadesAction,
+            phases=_PHASES,
+            handlers={
+                "bid": self._do_bid,
+                "look": self._do_look,
+                "pass_cards": self._do_pass_cards,
+                "play": self._do_play,
+                "gather": lambda state, player, action: self._do_gather(state),
+                "next_deal": self._do_next_deal,
+            },
+            players=lambda state: PLAYERS,
+            actors=_turn,
+            example=("bid", "play"),
+            bad_player=lambda state: Rejection(
+                "bad_player", "Only the four seated players can make moves in Spades."),
+            no_player=lambda state: Rejection(
+                "bad_player", "Every move except gathering a trick needs a player."),
+            anyone=frozenset({"look", "next_deal"}),
+            automatic=Rejection(
+                "automatic_action", "Tricks are gathered automatically; you can't do it."),
+            automatic_moves=frozenset({"gather"}),
+            elsewhere={"next_deal": "This deal is still being played.",
+                       "gather": "There is no finished trick to gather."},
+            fields={"bid": lambda state, value: _BAD_BID,
+                    "blind": lambda state, value: _BAD_BLIND,
+                    "cards": lambda state, value: _BAD_PASS,
+                    "card": lambda state, value: bad_card(value)},
+        )
 
     # ---------------------------------------------------------------------------- setup
 
@@ -579,45 +611,12 @@ class Spades:
     def apply(
         self, state: SpadesState, player: int | None, action: dict[str, Any]
     ) -> SpadesState | Rejection:
-        """Apply ``action`` by ``player`` (``None``: the game's own ``gather``)."""
-        if player is not None and not _is_player(player):
-            return Rejection("bad_player", "Only the four seated players can make moves in Spades.")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            return Rejection("bad_action", 'A move must have a "type", such as "bid" or "play".')
-        kind = action["type"]
-        if kind not in _ACTIONS:
-            return Rejection("unknown_action", f"Spades has no move called {kind!r}.")
-        phase = state.phase
-        if phase == GAME_OVER:
-            return Rejection("game_over", "The game is over; no more moves can be made.")
-        if kind == "gather":
-            if player is not None:
-                return Rejection(
-                    "automatic_action", "Tricks are gathered automatically; you can't do it."
-                )
-            if phase != TRICK_DONE:
-                return Rejection("wrong_phase", "There is no finished trick to gather.")
-            return self._do_gather(state)
-        if player is None:
-            return Rejection("bad_player", "Every move except gathering a trick needs a player.")
-        if kind not in _ALLOWED[phase]:
-            if kind == "next_deal":
-                return Rejection("wrong_phase", "This deal is still being played.")
-            return Rejection("wrong_phase", _HINT[phase])
-        if kind != "next_deal" and kind != "look" and player != state.turn:
-            who = "bid" if phase == BIDDING else "pass cards" if phase == EXCHANGE else "play"
-            return Rejection("not_your_turn", f"It's not your turn to {who}.")
-        return self._handlers[kind](state, player, action)
+        """Apply ``action`` by ``player`` (``None``: the game's own ``gather``): the flow's gate
+        (player, shape, phase, turn, fields), then the move's handler."""
+        return self._flow.apply(state, player, action)
 
-    def _do_bid(
-        self, state: SpadesState, player: int, action: dict[str, Any]
-    ) -> SpadesState | Rejection:
-        bid = action.get("bid")
-        blind = action.get("blind", False)
-        if not (isinstance(bid, int) and not isinstance(bid, bool) and 0 <= bid <= MAX_BID):
-            return Rejection("bad_bid", "Bid a whole number of tricks from 0 (nil) to 13.")
-        if not isinstance(blind, bool):
-            return Rejection("bad_bid", 'Say "blind": true for blind nil, or leave it out.')
+    def _do_bid(self, state: SpadesState, player: int, action: Bid) -> SpadesState | Rejection:
+        bid, blind = action.bid, action.blind
         if blind:
             problem = self._blind_problem(state, player, bid)
             if problem is not None:
@@ -655,28 +654,19 @@ class Spades:
             return "Blind nil is only allowed when your side trails by 100 or more."
         return None
 
-    def _do_look(
-        self, state: SpadesState, player: int, action: dict[str, Any]
-    ) -> SpadesState | Rejection:
+    def _do_look(self, state: SpadesState, player: int, action: Look) -> SpadesState | Rejection:
         if not state.unseen[player]:
             return Rejection("already_looked", "Your cards are already face up.")
         return replace(state, unseen=_set(state.unseen, player, False))
 
     def _do_pass_cards(
-        self, state: SpadesState, player: int, action: dict[str, Any]
+        self, state: SpadesState, player: int, action: PassCards
     ) -> SpadesState | Rejection:
         ex = state.exchange
         assert ex is not None
-        cards = action.get("cards")
-        if (
-            not isinstance(cards, list | tuple)
-            or len(cards) != EXCHANGE_CARDS
-            or not all(isinstance(c, str) and c in _DECK for c in cards)
-            or cards[0] == cards[1]
-        ):
-            return Rejection(
-                "bad_pass", "Pass exactly 2 different cards, written like C2 (2 of clubs)."
-            )
+        cards = action.cards
+        if not all(c in _DECK for c in cards) or cards[0] == cards[1]:
+            return _BAD_PASS
         hand = state.hands[player]
         for c in cards:
             if c not in hand:
@@ -697,11 +687,9 @@ class Spades:
         first = (state.dealer + 1) % PLAYERS
         return replace(state, phase=PLAYING, turn=first, leader=first)
 
-    def _do_play(
-        self, state: SpadesState, player: int, action: dict[str, Any]
-    ) -> SpadesState | Rejection:
-        card = action.get("card")
-        if not isinstance(card, str) or card not in _DECK:
+    def _do_play(self, state: SpadesState, player: int, action: Play) -> SpadesState | Rejection:
+        card = action.card
+        if card not in _DECK:
             return bad_card(card)
         hand = state.hands[player]
         if card not in hand:
@@ -767,7 +755,7 @@ class Spades:
             return replace(after, phase=DEAL_OVER)
         return replace(after, phase=GAME_OVER, winner=winner)
 
-    def _do_next_deal(self, state: SpadesState, player: int, action: dict[str, Any]) -> SpadesState:
+    def _do_next_deal(self, state: SpadesState, player: int, action: NextDeal) -> SpadesState:
         return self._deal(state, state.deal_no + 1, (state.dealer + 1) % PLAYERS)
 
     # ------------------------------------------------------------------------------ view
