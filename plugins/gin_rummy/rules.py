@@ -139,7 +139,7 @@ Interpretations
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -148,10 +148,13 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from plugins.base import (
+    EVERYONE,
     Engine,
+    Flow,
     GameInfo,
     OptionSpec,
     Outcome,
+    Phase,
     Rejection,
     RevealLine,
     Scheduled,
@@ -161,6 +164,7 @@ from plugins.base import (
     plain,
 )
 from plugins.cards import bad_card, card_name, card_names
+from plugins.gin_rummy import actions as moves
 from plugins.gin_rummy.melds import (
     Arrangement,
     arrangement_of,
@@ -292,35 +296,44 @@ class GinState(Struct, frozen=True):
     last_move: LastMove | None = None
 
 
-Handler = Callable[[GinState, int, dict[str, Any]], "GinState | Rejection"]
+def _turn(state: GinState) -> list[int]:
+    return [] if state.turn is None else [state.turn]
 
-_ACTIONS = (
-    "take_upcard",
-    "pass",
-    "draw",
-    "discard",
-    "knock",
-    "big_gin",
-    "lay_off",
-    "finish_layoff",
-    "next_hand",
+
+def _draw_misplaced(state: GinState) -> Rejection | None:
+    """``take_upcard`` in the draw phase: after both passed, say the stock is the only source."""
+    return _upcard_refused() if state.stock_only else None
+
+
+# Who may do what, when (the flow's gate asks it for every move; see plugins.base.Flow).
+_PHASES: dict[str, Phase[GinState]] = {
+    UPCARD: Phase(frozenset({"take_upcard", "pass"}),
+                  "It's the first turn: take the face-up card or pass."),
+    DRAW: Phase(frozenset({"draw"}), "You need to draw first, from the stock or the discard pile.",
+                misplaced={"take_upcard": _draw_misplaced}),
+    DISCARD: Phase(frozenset({"discard", "knock", "big_gin"}),
+                   "You have already drawn; now discard, knock or declare Big Gin."),
+    LAYOFF: Phase(frozenset({"lay_off", "finish_layoff"}),
+                  "The hand was knocked: lay off cards onto the knocker's melds, or finish.",
+                  wait="It's not your turn: your opponent is laying off cards.",
+                  waiting={"lay_off": Rejection("knocker_cannot_lay_off",
+                                                "The knocker never lays off cards.")}),
+    HAND_OVER: Phase(frozenset({"next_hand"}),
+                     "This hand is over; start the next hand to keep playing.", actors=EVERYONE),
+    GAME_OVER: Phase(frozenset(), "The game is over.", over=True),
+}
+_BAD_SOURCE = Rejection(
+    "bad_action", 'Say where to draw from: "source" must be "stock" or "discard".'
 )
-_ALLOWED: dict[str, frozenset[str]] = {
-    UPCARD: frozenset({"take_upcard", "pass"}),
-    DRAW: frozenset({"draw"}),
-    DISCARD: frozenset({"discard", "knock", "big_gin"}),
-    LAYOFF: frozenset({"lay_off", "finish_layoff"}),
-    HAND_OVER: frozenset({"next_hand"}),
-    GAME_OVER: frozenset(),
-}
-_HINT: dict[str, str] = {
-    UPCARD: "It's the first turn: take the face-up card or pass.",
-    DRAW: "You need to draw first, from the stock or the discard pile.",
-    DISCARD: "You have already drawn; now discard, knock or declare Big Gin.",
-    LAYOFF: "The hand was knocked: lay off cards onto the knocker's melds, or finish.",
-    HAND_OVER: "This hand is over; start the next hand to keep playing.",
-    GAME_OVER: "The game is over.",
-}
+_BAD_MELDS = Rejection(
+    "bad_melds", 'Give "melds" as a list of melds, each a list of cards such as ["H4", "H5", "H6"].'
+)
+
+
+def _bad_meld_number(state: GinState, value: object) -> Rejection:
+    assert state.knock is not None
+    last = len(current_melds(state.knock)) - 1
+    return Rejection("bad_meld", f"Choose one of the knocker's melds by number, from 0 to {last}.")
 _MELD_RULE = (
     "a meld is 3 or 4 cards of one rank, or 3 or more cards of one suit in sequence (ace low)"
 )
@@ -393,17 +406,35 @@ class GinRummy:
     )
 
     def __init__(self) -> None:
-        self._handlers: dict[str, Handler] = {
-            "take_upcard": self._do_take_upcard,
-            "pass": self._do_pass,
-            "draw": self._do_draw,
-            "discard": self._do_discard,
-            "knock": self._do_knock,
-            "big_gin": self._do_big_gin,
-            "lay_off": self._do_lay_off,
-            "finish_layoff": self._do_finish_layoff,
-            "next_hand": self._do_next_hand,
-        }
+        self._flow: Flow[GinState] = Flow(
+            title="Gin Rummy",
+            moves=moves.GinAction,
+            phases=_PHASES,
+            handlers={
+                "take_upcard": self._do_take_upcard,
+                "pass": self._do_pass,
+                "draw": self._do_draw,
+                "discard": self._do_discard,
+                "knock": self._do_knock,
+                "big_gin": self._do_big_gin,
+                "lay_off": self._do_lay_off,
+                "finish_layoff": self._do_finish_layoff,
+                "next_hand": self._do_next_hand,
+            },
+            players=lambda state: 2,
+            actors=_turn,
+            example=("draw", "discard"),
+            bad_player=lambda state: Rejection(
+                "bad_seat", "Only the two players (seats 0 and 1) can make moves."),
+            no_player=lambda state: Rejection(
+                "no_scheduled_moves", "Gin Rummy has no automatic moves; players make every move."),
+            anyone=frozenset({"next_hand"}),
+            elsewhere={"next_hand": "This hand is still being played."},
+            fields={"source": lambda state, value: _BAD_SOURCE,
+                    "card": lambda state, value: bad_card(value),
+                    "melds": lambda state, value: _BAD_MELDS,
+                    "meld": _bad_meld_number},
+        )
 
     # ----------------------------------------------------------------- setup
 
@@ -794,43 +825,9 @@ class GinRummy:
     def apply(
         self, state: GinState, player: int | None, action: dict[str, Any]
     ) -> GinState | Rejection:
-        """Apply ``action`` by ``player``: a new state, or a :class:`Rejection` saying why not."""
-        if player is None:
-            return Rejection(
-                "no_scheduled_moves", "Gin Rummy has no automatic moves; players make every move."
-            )
-        if not _is_seat(player):
-            return Rejection("bad_seat", "Only the two players (seats 0 and 1) can make moves.")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            return Rejection(
-                "bad_action", 'A move must have a "type", such as "draw" or "discard".'
-            )
-        kind = action["type"]
-        if kind not in _ACTIONS:
-            return Rejection("unknown_action", f"Gin Rummy has no move called {kind!r}.")
-        phase = state.phase
-        if phase == GAME_OVER:
-            return Rejection("game_over", "The game is over; no more moves can be made.")
-        if phase == HAND_OVER:
-            if kind != "next_hand":
-                return Rejection("wrong_phase", _HINT[HAND_OVER])
-        elif kind == "next_hand":
-            return Rejection("wrong_phase", "This hand is still being played.")
-        elif phase == LAYOFF:
-            assert state.knock is not None
-            if player == state.knock.knocker:
-                if kind == "lay_off":
-                    return Rejection("knocker_cannot_lay_off", "The knocker never lays off cards.")
-                return Rejection(
-                    "not_your_turn", "It's not your turn: your opponent is laying off cards."
-                )
-        elif player != state.turn:
-            return Rejection("not_your_turn", "It's not your turn.")
-        if kind not in _ALLOWED[phase]:
-            if kind == "take_upcard" and phase == DRAW and state.stock_only:
-                return _upcard_refused()
-            return Rejection("wrong_phase", _HINT[phase])
-        return self._handlers[kind](state, player, action)
+        """Apply ``action`` by ``player``: a new state, or a :class:`Rejection` saying why not
+        (the flow's gate: player, shape, phase, turn, fields; then the move's handler)."""
+        return self._flow.apply(state, player, action)
 
     # Each handler runs only in its phase, for the player to act.
 
@@ -844,7 +841,7 @@ class GinRummy:
             drawn=card,
         )
 
-    def _do_take_upcard(self, state: GinState, player: int, action: dict[str, Any]) -> GinState:
+    def _do_take_upcard(self, state: GinState, player: int, action: moves.TakeUpcard) -> GinState:
         card = state.discard[-1]
         after = replace(
             state,
@@ -854,7 +851,7 @@ class GinRummy:
         )
         return self._take(after, player, card)
 
-    def _do_pass(self, state: GinState, player: int, action: dict[str, Any]) -> GinState:
+    def _do_pass(self, state: GinState, player: int, action: moves.Pass) -> GinState:
         move = LastMove(player, "pass")
         if state.passes == 0:
             return replace(state, passes=1, turn=state.dealer, last_move=move)
@@ -868,9 +865,9 @@ class GinRummy:
         )
 
     def _do_draw(
-        self, state: GinState, player: int, action: dict[str, Any]
+        self, state: GinState, player: int, action: moves.Draw
     ) -> GinState | Rejection:
-        source = action.get("source")
+        source = action.source
         if source == "discard":
             if state.stock_only:
                 return _upcard_refused()
@@ -884,10 +881,6 @@ class GinRummy:
                 last_move=LastMove(player, "draw", "discard", card),
             )
             return self._take(after, player, card)
-        if source != "stock":
-            return Rejection(
-                "bad_action", 'Say where to draw from: "source" must be "stock" or "discard".'
-            )
         if not state.stock:
             return Rejection("empty_stock", "The stock is empty.")
         card = state.stock[-1]
@@ -903,12 +896,11 @@ class GinRummy:
         )
 
     def _card_to_play(
-        self, state: GinState, player: int, action: dict[str, Any]
+        self, state: GinState, player: int, action: moves.Discard | moves.Knock
     ) -> str | Rejection:
-        card = action.get("card")
+        card = action.card
         if not is_card(card):
             return bad_card(card)
-        assert isinstance(card, str)
         if card not in state.hands[player]:
             return Rejection("not_in_hand", f"You don't hold the {card_name(card)}.")
         if card == self._taken(state):
@@ -930,7 +922,7 @@ class GinRummy:
         )
 
     def _do_discard(
-        self, state: GinState, player: int, action: dict[str, Any]
+        self, state: GinState, player: int, action: moves.Discard
     ) -> GinState | Rejection:
         card = self._card_to_play(state, player, action)
         if isinstance(card, Rejection):
@@ -945,7 +937,7 @@ class GinRummy:
         return replace(after, phase=DRAW, turn=_other(player))
 
     def _do_knock(
-        self, state: GinState, player: int, action: dict[str, Any]
+        self, state: GinState, player: int, action: moves.Knock
     ) -> GinState | Rejection:
         card = self._card_to_play(state, player, action)
         if isinstance(card, Rejection):
@@ -953,7 +945,7 @@ class GinRummy:
         hand = _without(state.hands[player], card)
         limit = state.options.knock_limit
         rule = f"the knock limit is {limit}" if limit else "only Gin (0 deadwood) may knock"
-        chosen = action.get("melds")
+        chosen = action.melds
         if chosen is None:
             arr = best_arrangement(hand)
             if arr.points > limit:
@@ -994,7 +986,7 @@ class GinRummy:
         return replace(after, phase=LAYOFF, turn=_other(player))
 
     def _do_big_gin(
-        self, state: GinState, player: int, action: dict[str, Any]
+        self, state: GinState, player: int, action: moves.BigGin
     ) -> GinState | Rejection:
         arr = best_arrangement(state.hands[player])
         if arr.points:
@@ -1017,25 +1009,19 @@ class GinRummy:
         return self._end_knocked_hand(after)
 
     def _do_lay_off(
-        self, state: GinState, player: int, action: dict[str, Any]
+        self, state: GinState, player: int, action: moves.LayOff
     ) -> GinState | Rejection:
         knock = state.knock
         assert knock is not None
-        card = action.get("card")
+        card = action.card
         if not is_card(card):
             return bad_card(card)
-        assert isinstance(card, str)
         if card not in state.hands[player]:
             return Rejection("not_in_hand", f"You don't hold the {card_name(card)}.")
-        index = action.get("meld")
+        index = action.meld
         melds = current_melds(knock)
-        if not (isinstance(index, int) and not isinstance(index, bool)) or not (
-            0 <= index < len(melds)
-        ):
-            return Rejection(
-                "bad_meld",
-                f"Choose one of the knocker's melds by number, from 0 to {len(melds) - 1}.",
-            )
+        if not 0 <= index < len(melds):
+            return _bad_meld_number(state, index)
         if not can_lay_off(melds[index], card):
             return Rejection(
                 "cannot_lay_off",
@@ -1048,10 +1034,12 @@ class GinRummy:
             last_move=LastMove(player, "lay_off", None, card),
         )
 
-    def _do_finish_layoff(self, state: GinState, player: int, action: dict[str, Any]) -> GinState:
+    def _do_finish_layoff(
+        self, state: GinState, player: int, action: moves.FinishLayoff
+    ) -> GinState:
         return self._end_knocked_hand(replace(state, last_move=LastMove(player, "finish_layoff")))
 
-    def _do_next_hand(self, state: GinState, player: int, action: dict[str, Any]) -> GinState:
+    def _do_next_hand(self, state: GinState, player: int, action: moves.NextHand) -> GinState:
         fresh = self._deal(state.options, state.seed, state.hand_no + 1, _other(state.dealer))
         return replace(
             fresh,
