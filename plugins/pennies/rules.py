@@ -17,18 +17,23 @@ Actions (plain dicts with a ``"type"`` key)
     cards; the window closes and the mover goes on to melding.
 ``{"type": "decline"}``
     Phase 1, the mover: draw 1 stock card; the top discard is then offered to the other players
-    one at a time in turn order (players with 0 pennies are skipped).
+    one at a time in turn order (players with 0 pennies, and the player who discarded it, are
+    skipped: rule 5).
 ``{"type": "pass"}``
     The player offered the discard refuses it (also the scheduled action when the offer lapses
     after ``buy_seconds``); the next player in order is asked, or the window closes.
 ``{"type": "meld", "melds": [{"cards": [...], "rank": r}, ...]}``
-    Phase 2, the mover: lay down one or more sets at once (rule 6). ``rank`` (1 = ace .. 13 =
-    king) is needed only when a meld could stand for two ranks. A player's first meld of the
-    round must meet the round's requirement in this one action.
+    Phase 2, the mover: lay down one or more sets (rule 6). ``rank`` (1 = ace .. 13 = king) is
+    needed only when a meld could stand for two ranks: the player names it. A player's first
+    meld of the round must meet the round's requirement in one turn: the sets may be laid one
+    action at a time; they count as the first meld once together they meet it.
 ``{"type": "lay_off", "cards": [...], "meld": {"player": p, "index": i}}``
-    Phase 2, the mover, after their first meld: add cards to meld ``i`` of player ``p``.
+    Phase 2, the mover: add cards to meld ``i`` of player ``p``; before the first meld only
+    onto a set the mover laid this turn.
 ``{"type": "discard", "card": "H5"}``
-    Phase 3, the mover: discard and pass the turn left (rule 7).
+    Phase 3, the mover: discard and pass the turn left (rule 7). Sets laid this turn that do
+    not meet the first meld go back to the hand first (``last_move.returned``, the reason in
+    the log line).
 ``{"type": "next_round"}``
     Anyone, once a round is scored and the game is not over: deal the next round.
 
@@ -41,7 +46,8 @@ Rejection codes
 ``wrong_phase``, ``not_your_turn``, ``no_pennies``, ``empty_discard``, ``bad_card``,
 ``not_in_hand``, ``too_few_cards``, ``mixed_ranks``, ``all_wild`` (no natural card),
 ``duplicate_card`` (two identical natural cards), ``rank_needed``, ``bad_rank``,
-``requirement_not_met``, ``not_opened`` (lay-off before the first meld), ``no_such_meld``,
+``requirement_not_met`` (sets short of the first meld that would empty the hand), ``not_opened``
+(lay-off before the first meld, other than onto a set laid this turn), ``no_such_meld``,
 ``cannot_lay_off``.
 
 State (``PenniesState``; ``dump`` gives the same keys as plain data)
@@ -49,19 +55,21 @@ State (``PenniesState``; ``dump`` gives the same keys as plain data)
 ``options`` {chart: 7 rows {first_meld, wild}, buy_seconds}, ``players``, ``seed``,
 ``round_no`` (1..7), ``dealer``, ``phase``, ``turn`` (the mover), ``hands`` (sorted),
 ``stock`` (``stock[0]`` is drawn next), ``discard`` (top is the last element), ``melds`` (per
-player: {rank, cards}), ``opened`` (per player: first meld made this round), ``pennies``,
+player: {rank, cards}; the mover's sets short of the first meld lie there during its turn),
+``opened`` (per player: first meld made this round), ``pennies``,
 ``spent`` (the spent pile), ``bought`` (per player: the discards bought this round, public),
-``offer`` (``None`` or {card, player: asked now, queue: still to ask}), ``reshuffles`` (this
+``offer`` (``None`` or {card, player: asked now, queue: still to ask, discarder: never asked,
+``None`` for the upcard}), ``reshuffles`` (this
 round), ``history`` (one ``RoundResult`` per scored round: points, cards_left, paid,
 shortfall, bought counts, who went out or ``None`` for a stalemate), ``result`` (``None``
 until the game ends: winners, totals, pot, share, remainder), ``last_move`` (public: player,
-type, card, cards, drawn, reshuffled).
+type, card, cards, drawn, reshuffled, returned).
 
 View keys
 ---------
 ``game``, ``player``, ``players``, ``round_no``, ``rounds``, ``dealer``, ``phase``, ``to_act``,
 ``turn``, ``hand`` (own, ``None`` for spectators), ``hand_counts``, ``stock_count``,
-``discard_pile``, ``discard_top``, ``reshuffles``, ``max_reshuffles``, ``melds`` (per player:
+``discard_pile``, ``discard_top``, ``reshuffles``, ``melds`` (per player:
 [{rank, cards}]), ``opened``, ``pennies``, ``spent``, ``shortfalls`` (per player, all rounds),
 ``bought``, ``requirement`` ({text, first_meld, wild, wild_ranks}), ``buy_window`` (``None``
 or {card, mover, player, queue, seconds}), ``scores`` ({rounds: per-round card points, paid:
@@ -73,15 +81,18 @@ Interpretations (beyond the items marked *ours* in the rules)
   discard pile's top card at that moment stays (when a buyer reshuffles, the bought card has
   already been taken). Stock cards left before a reshuffle stay on top.
 * The buying window opens after the mover has drawn; the mover cannot meld until it closes.
-* Each meld action is checked as a whole: its cards must all be in hand; the first meld of a
-  round must contain, for each required set of ``k``, a different meld of ``k`` or more cards.
+* Each meld action is checked as a whole: its cards must all be in hand. The first meld of a
+  round is the sets the mover has laid this turn once they contain, for each required set of
+  ``k``, a different set of ``k`` or more cards (checked after each meld or lay-off onto them,
+  and at the discard, which gives back sets short of it: everyone saw them face up, as at a
+  real table). Sets short of it may not take the hand's last card.
 * After round 7 the game ends at once (no ``next_round``): the lowest total wins the spent pile.
-* Stalemate (our addition; the source is silent): the stock is rebuilt at most
-  ``MAX_RESHUFFLES`` (3) times a round. After that a draw takes what is left (possibly
-  nothing), and a turn that ends with the stock empty ends the round with nobody out; everyone
-  scores and pays for the cards they hold (rule 10). Without it a round can go on for ever:
-  once every rank on the table holds all four suits and the jokers are melded, players
-  holding one card and no pennies can never go out.
+* The stock is rebuilt as often as it runs out (rule 9). A discard that leaves the stock empty
+  and the discard pile holding only that card ends the round with nobody out (nothing is left
+  to rebuild from); everyone scores and pays for the cards they hold (rule 10). A round can
+  still go on for ever (once every rank on the table holds all four suits and the jokers are
+  melded, players holding one card and no pennies can never go out): self-play drivers bound
+  the turns of a round and report a round that reaches the bound.
 """
 
 from __future__ import annotations
@@ -135,7 +146,6 @@ START_PENNIES = 10
 BUY_EXTRA = 2  # stock cards a buyer takes with the discard
 MIN_SET = 3
 BUY_SECONDS = (5, 10, 15, 20)
-MAX_RESHUFFLES = 3  # per round; then an empty stock ends the round as a stalemate
 
 
 # ------------------------------------------------------------------------------------ state
@@ -168,6 +178,7 @@ class Offer(Struct, frozen=True):
     card: str
     player: int
     queue: tuple[int, ...] = ()
+    discarder: int | None = None  # who discarded ``card`` (never asked); None: the upcard
 
 
 class RoundResult(Struct, frozen=True):
@@ -203,6 +214,7 @@ class LastMove(Struct, frozen=True):
     cards: tuple[str, ...] = ()
     drawn: int = 0
     reshuffled: bool = False
+    returned: tuple[str, ...] = ()  # sets laid this turn short of the first meld, taken back
 
 
 class PenniesState(Struct, frozen=True):
@@ -415,6 +427,17 @@ def meets(sizes: Sequence[int], requirement: Sequence[int]) -> bool:
     have = sorted(sizes, reverse=True)
     need = sorted(requirement, reverse=True)
     return all(h >= n for h, n in zip(have, need, strict=False))
+
+
+def still_needed(requirement: Sequence[int], sizes: Sequence[int]) -> tuple[int, ...]:
+    """The required set sizes that sets of ``sizes`` (laid this turn) leave to lay: each set
+    covers the biggest requirement it meets that no bigger set has covered."""
+    left = sorted(requirement, reverse=True)
+    for size in sorted(sizes, reverse=True):
+        k = next((k for k in left if k <= size), None)
+        if k is not None:
+            left.remove(k)
+    return tuple(left)
 
 
 def _tally(hand: Iterable[str]) -> dict[int, dict[str, int]]:
@@ -733,7 +756,9 @@ class Pennies:
         wild = self.wild(state)
         out = [{"type": "discard", "card": c} for c in dict.fromkeys(hand)]
         if not state.opened[player]:
-            opening = find_opening(hand, self.requirement(state).first_meld, wild)
+            laid = [len(m.cards) for m in state.melds[player]]
+            need = still_needed(self.requirement(state).first_meld, laid)
+            opening = find_opening(hand, need, wild) if need else None
             if opening is not None:
                 out.append({"type": "meld", "melds": [_meld_data(m) for m in opening]})
             return out
@@ -782,7 +807,6 @@ class Pennies:
             "discard_pile": list(state.discard),
             "discard_top": state.discard[-1] if state.discard else None,
             "reshuffles": state.reshuffles,
-            "max_reshuffles": MAX_RESHUFFLES,
             "melds": [
                 [{"rank": m.rank, "cards": list(m.cards)} for m in area] for area in state.melds
             ],
@@ -934,7 +958,7 @@ class Pennies:
         """Take ``count`` stock cards, reshuffling the discard pile under its top card into the
         stock first if the stock is short (rule 9); short even then: what there is (rule 5)."""
         stock, discard, reshuffled = state.stock, state.discard, False
-        if len(stock) < count and len(discard) > 1 and state.reshuffles < MAX_RESHUFFLES:
+        if len(stock) < count and len(discard) > 1:
             rng = random.Random(
                 f"pennies:{state.seed}:{state.round_no}:reshuffle:{state.reshuffles}"
             )
@@ -992,10 +1016,13 @@ class Pennies:
         if top is None:
             return after
         n = state.players
-        queue = tuple(p for p in ((player + i) % n for i in range(1, n)) if after.pennies[p] > 0)
+        by = _discarder(state)
+        queue = tuple(
+            p for p in ((player + i) % n for i in range(1, n)) if after.pennies[p] > 0 and p != by
+        )
         if not queue:
             return after
-        return replace(after, phase=OFFER, offer=Offer(top, queue[0], queue[1:]))
+        return replace(after, phase=OFFER, offer=Offer(top, queue[0], queue[1:], by))
 
     def _do_pass(self, state: PenniesState, player: int, action: dict[str, Any]) -> PenniesState:
         offer = state.offer
@@ -1057,34 +1084,65 @@ class Pennies:
         held = self._cards_from_hand(state, player, every)
         if isinstance(held, Rejection):
             return held
-        row = self.requirement(state)
-        if not state.opened[player] and not meets([len(m.cards) for m in melds], row.first_meld):
-            return Rejection(
-                "requirement_not_met",
-                f"Your first meld this round must be {sets_text(row.first_meld)} laid down "
-                f"together (wild: {wild_text(row.wild)}); "
-                f"{_offered(melds)} {'does' if len(melds) == 1 else 'do'} not meet that.",
-            )
+        hand = _without(state.hands[player], every)
+        laid = (*state.melds[player], *melds)
+        opened = self._opens(state, player, laid, hand)
+        if isinstance(opened, Rejection):
+            return opened
         after = replace(
             state,
-            hands=_set(state.hands, player, _without(state.hands[player], every)),
-            melds=_set(state.melds, player, (*state.melds[player], *melds)),
-            opened=_set(state.opened, player, True),
+            hands=_set(state.hands, player, hand),
+            melds=_set(state.melds, player, laid),
+            opened=_set(state.opened, player, opened),
             last_move=LastMove(player, "meld", None, tuple(every)),
         )
         return self._maybe_out(after, player)
 
+    def _opens(
+        self, state: PenniesState, player: int, laid: Sequence[Meld], hand: Sequence[str]
+    ) -> bool | Rejection:
+        """Rule 6: whether ``player``'s sets ``laid`` this turn make their first meld (``True``
+        once opened). Sets short of it stay on the table until the discard (which gives them
+        back), so they may not take the last card of the hand."""
+        if state.opened[player]:
+            return True
+        if meets([len(m.cards) for m in laid], self.requirement(state).first_meld):
+            return True
+        if not hand:
+            return Rejection(
+                "requirement_not_met",
+                f"{self._short_of(state, laid, 'Your')} You would have no card left to discard.",
+            )
+        return False
+
+    def _short_of(self, state: PenniesState, laid: Sequence[Meld], whose: str) -> str:
+        """Why the sets ``laid`` this turn are not yet the round's first meld (a sentence
+        starting with ``whose``)."""
+        row = self.requirement(state)
+        return (
+            f"{whose} first meld this round must be {sets_text(row.first_meld)}, laid down in one "
+            f"turn (wild: {wild_text(row.wild)}); {_offered(laid)} "
+            f"{'does' if len(laid) == 1 else 'do'} not meet that."
+        )
+
     def _do_lay_off(
         self, state: PenniesState, player: int, action: dict[str, Any]
     ) -> PenniesState | Rejection:
-        if not state.opened[player]:
+        target = action.get("meld")
+        own = state.melds[player]
+        pending = (  # before the first meld: only onto a set laid this turn
+            isinstance(target, dict)
+            and target.get("player") == player
+            and _is_int(target.get("index"))
+            and 0 <= target["index"] < len(own)
+        )
+        if not state.opened[player] and not pending:
             row = self.requirement(state)
             return Rejection(
                 "not_opened",
                 "You can lay off only after your first meld of the round "
-                f"({sets_text(row.first_meld)}).",
+                f"({sets_text(row.first_meld)}), or onto a set you laid this turn.",
             )
-        target = action.get("meld")
         if not isinstance(target, dict):
             return Rejection("bad_action", 'Say which meld: "meld": {"player": 0, "index": 0}.')
         owner, index = target.get("player"), target.get("index")
@@ -1102,10 +1160,15 @@ class Pennies:
             return problem
         grown = Meld(meld.rank, arrange([*meld.cards, *held], meld.rank))
         area = _set(state.melds[owner], index, grown)
+        hand = _without(state.hands[player], held)
+        opened = self._opens(state, player, area if owner == player else own, hand)
+        if isinstance(opened, Rejection):
+            return opened
         after = replace(
             state,
-            hands=_set(state.hands, player, _without(state.hands[player], held)),
+            hands=_set(state.hands, player, hand),
             melds=_set(state.melds, owner, area),
+            opened=_set(state.opened, player, opened),
             last_move=LastMove(player, "lay_off", None, tuple(held)),
         )
         return self._maybe_out(after, player)
@@ -1121,16 +1184,20 @@ class Pennies:
         if card not in hand:
             return Rejection("not_in_hand", f"You don't hold the {card_name(card)}.")
         hand.remove(card)
+        # Rule 6: sets laid this turn that are not the first meld go back to the hand.
+        short = () if state.opened[player] else state.melds[player]
+        back = tuple(c for m in short for c in m.cards)
         after = replace(
             state,
-            hands=_set(state.hands, player, tuple(hand)),
+            hands=_set(state.hands, player, _with(tuple(hand), back)),
+            melds=_set(state.melds, player, ()) if back else state.melds,
             discard=(*state.discard, card),
-            last_move=LastMove(player, "discard", card),
+            last_move=LastMove(player, "discard", card, returned=back),
         )
-        if not hand:
+        if not after.hands[player]:
             return self._end_round(after, player)
-        if not after.stock and after.reshuffles >= MAX_RESHUFFLES:
-            return self._end_round(after, None)
+        if not after.stock and len(after.discard) <= 1:
+            return self._end_round(after, None)  # rule 9: nothing left to rebuild the stock
         return replace(after, phase=BUY, turn=(player + 1) % state.players)
 
     def _do_next_round(
@@ -1231,7 +1298,11 @@ class Pennies:
             meld = before.melds[target["player"]][target["index"]]
             return f"{who} laid off {_the(move.cards)} on {owner} set of {plural(meld.rank)}{tail}"
         if kind == "discard":
-            return f"{who} discarded the {card_name(move.card or '')}{tail}"
+            line = f"{who} discarded the {card_name(move.card or '')}{tail}"
+            if not move.returned:
+                return line
+            why = self._short_of(before, before.melds[move.player], "the")
+            return f"{who} took back {_the(move.returned)}: {why[:-1]}. {line}"
         return f"{who} started round {after.round_no}"
 
     # ------------------------------------------------------------------- persistence
@@ -1284,7 +1355,10 @@ class Pennies:
                 if isinstance(got, Rejection):
                     return f"Player {p + 1} has a meld that is not a set: {got.message}"
             if s.melds[p] and not s.opened[p]:
-                return f"Player {p + 1} has melds but has not made a first meld."
+                if s.phase != PLAY or p != s.turn:  # sets short of it last only for the turn
+                    return f"Player {p + 1} has melds but has not made a first meld."
+                if meets([len(m.cards) for m in s.melds[p]], requirement):
+                    return f"Player {p + 1}'s sets meet the first meld, so it has been made."
             if s.opened[p] and not meets([len(m.cards) for m in s.melds[p]], requirement):
                 return f"Player {p + 1}'s melds don't meet the round's first-meld requirement."
             bad = next((c for c in s.bought[p] if not is_card(c, jokers=True)), None)
@@ -1338,13 +1412,16 @@ class Pennies:
         on_table = sum(len(m.cards) for area in s.melds for m in area)
         held = sum(sizes) + on_table
         buys = sum(len(b) for b in s.bought)
-        if not 0 <= s.reshuffles <= MAX_RESHUFFLES:
-            return f"The stock is rebuilt at most {MAX_RESHUFFLES} times a round."
-        exhausted = not s.stock and s.reshuffles >= MAX_RESHUFFLES
+        if s.reshuffles < 0:
+            return "The stock can't have been rebuilt a negative number of times."
+        exhausted = not s.stock and len(s.discard) <= 1  # nothing left to rebuild it from
         if s.phase in (ROUND_OVER, GAME_OVER):
             out = s.history[-1].went_out
             if out is None and not exhausted:
-                return "A round ends without anyone going out only when the stock is used up."
+                return (
+                    "A round ends without anyone going out only when the stock is empty and "
+                    "the discard pile holds no more than its top card."
+                )
             if out is not None and sizes[out] != 0:
                 return f"Player {out + 1} went out but still holds cards."
             if s.offer is not None:
@@ -1356,7 +1433,7 @@ class Pennies:
         if 0 in sizes:
             return f"Player {sizes.index(0) + 1} has no cards, but the round goes on."
         if s.phase == BUY and exhausted:
-            return "The stock is used up for good, so the round should have ended."
+            return "The stock can't be rebuilt, so the round should have ended."
         drawn = 0 if s.phase == BUY or exhausted else 1
         low, high = HAND_SIZE * n + drawn, HAND_SIZE * n + drawn + (BUY_EXTRA + 1) * buys
         if not low <= held <= high:
@@ -1371,6 +1448,8 @@ class Pennies:
             asked = (o.player, *o.queue)
             if s.turn in asked or len(set(asked)) != len(asked):
                 return "The mover can't be offered their own discard, nor anyone twice."
+            if o.discarder is not None and (o.discarder in asked or not 0 <= o.discarder < n):
+                return "The player who discarded the card is never offered it back."
             if not all(0 <= p < n and s.pennies[p] > 0 for p in asked):
                 return "Only players with pennies can be offered the discard."
             if not s.discard or s.discard[-1] != o.card:
@@ -1393,6 +1472,15 @@ def _round_problem(h: RoundResult, number: int, n: int) -> str | None:
             return f"Round {number}: a penny is paid (or owed) for each card left in hand."
         if not 5 * h.cards_left[p] <= h.points[p] <= 50 * h.cards_left[p]:
             return f"Round {number}: the points don't fit the number of cards left."
+    return None
+
+
+def _discarder(state: PenniesState) -> int | None:
+    """Who discarded the top of the discard pile (rule 5: never offered it back); ``None`` for
+    the round's upcard. In the buying phase the top card is the last move's discard, if any."""
+    move = state.last_move
+    if move is not None and move.type == "discard" and state.discard[-1:] == (move.card,):
+        return move.player
     return None
 
 

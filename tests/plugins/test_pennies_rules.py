@@ -26,7 +26,6 @@ from plugins.pennies.chart import (
 from plugins.pennies.rules import (
     BUY,
     GAME_OVER,
-    MAX_RESHUFFLES,
     OFFER,
     PLAY,
     ROUND_OVER,
@@ -294,6 +293,33 @@ def test_rule_05_mover_with_no_pennies_can_only_decline_and_others_may_buy() -> 
     assert state.pennies == (0, 9, 10) and "S8" in state.hands[1]
 
 
+def test_rule_05_ours_the_discarder_is_never_offered_its_discard_back() -> None:
+    # Two players: Ana discards, Ben declines it; nobody else may buy, so Ben plays on.
+    state = ok(
+        ok(deal(2, [["H8"]], "S8", ["D3", "D4"]), 0, {"type": "decline"}), 1, {"type": "pass"}
+    )
+    state = ok(state, 0, {"type": "discard", "card": "H8"})
+    after = ok(state, 1, {"type": "decline"})
+    assert after.phase == PLAY and after.offer is None and ENGINE.to_act(after) == [1]
+    # Three players: Ben declines Ana's discard; Cy is asked, Ana never (not even last).
+    state = ok(
+        ok(deal(3, [["H8"]], "S8", ["D3", "D4"]), 0, {"type": "decline"}), 1, {"type": "pass"}
+    )
+    state = ok(ok(state, 2, {"type": "pass"}), 0, {"type": "discard", "card": "H8"})
+    after = ok(state, 1, {"type": "decline"})
+    assert after.offer is not None and (after.offer.player, after.offer.queue) == (2, ())
+    assert after.offer.discarder == 0 and ENGINE.view(after, 0)["buy_window"]["queue"] == []
+    assert ok(after, 2, {"type": "pass"}).phase == PLAY  # everyone else passed: no more asks
+    assert ENGINE.load(ENGINE.dump(after)) == after
+    with pytest.raises(InvalidState, match="never offered it back"):
+        ENGINE.load(
+            {
+                **ENGINE.dump(after),
+                "offer": {"card": "H8", "player": 2, "queue": [0], "discarder": 0},
+            }
+        )
+
+
 def test_rule_05_an_unanswered_offer_lapses_through_the_scheduled_pass() -> None:
     state = deal(3, [], "S8", ["D3"], options={"buy_seconds": 5})
     state = ok(state, 0, {"type": "decline"})
@@ -344,17 +370,68 @@ def test_rule_05_ours_a_buyer_still_short_takes_what_there_is() -> None:
 # --------------------------------------------------------------------------- rule 6: melding
 
 
-def test_rule_06_first_meld_must_meet_the_round_requirement_in_one_action() -> None:
+def test_rule_06_first_meld_may_be_laid_in_one_action() -> None:
     state = ok(deal(2, [OPENER], "H13", ["S9"]), 0, {"type": "decline"})
     state = ok(state, 1, {"type": "pass"})
-    rejection = refused(state, 0, meld(OPENER[:4]), "requirement_not_met")
-    assert rejection.message == (
-        "Your first meld this round must be two sets of 3 laid down together (wild: jokers); "
-        "a meld of 4 5s does not meet that."
-    )
     after = ok(state, 0, meld(OPENER[:4], OPENER[4:8], OPENER[8:]))  # more sets are allowed
     assert [m.rank for m in after.melds[0]] == [5, 6, 7] and after.opened == (True, False)
     assert after.hands[0] == ("S9",)
+
+
+def test_rule_06_first_meld_may_be_laid_one_set_at_a_time_in_the_turn() -> None:
+    state = ok(deal(2, [OPENER], "H13", ["S9"]), 0, {"type": "decline"})
+    state = ok(state, 1, {"type": "pass"})
+    one = ok(state, 0, meld(OPENER[:4]))  # a set of 4 fives: half of two sets of 3
+    assert one.melds[0] == (Meld(5, ("C5", "D5", "H5", "S5")),) and one.opened == (False, False)
+    assert one.phase == PLAY and ENGINE.to_act(one) == [0]
+    assert ENGINE.load(ENGINE.dump(one)) == one
+    refused(one, 0, lay_off(["C6"], 1, 0), "not_opened")
+    two = ok(one, 0, meld(OPENER[4:7]))  # the second set: the first meld is made
+    assert two.opened == (True, False) and [m.rank for m in two.melds[0]] == [5, 6]
+    three = ok(two, 0, lay_off(["S6"], 0, 1))  # now anything goes
+    assert three.melds[0][1].cards == ("C6", "D6", "H6", "S6")
+
+
+def test_rule_06_sets_short_of_the_first_meld_go_back_at_the_discard_with_the_reason() -> None:
+    state = ok(deal(2, [OPENER], "H13", ["S9"]), 0, {"type": "decline"})
+    state = ok(state, 1, {"type": "pass"})
+    one = ok(state, 0, meld(OPENER[:3]))
+    grown = ok(one, 0, lay_off(["S5"], 0, 0))  # onto a set laid this turn: allowed
+    assert grown.melds[0][0].cards == ("C5", "D5", "H5", "S5") and not grown.opened[0]
+    line = ENGINE.describe(grown, 0, {"type": "discard", "card": "S9"}, NAMES)
+    after = ok(grown, 0, {"type": "discard", "card": "S9"})
+    assert after.melds[0] == () and after.opened == (False, False)
+    assert Counter(after.hands[0]) == Counter(OPENER) and after.discard[-1] == "S9"
+    assert after.last_move is not None and after.last_move.returned == ("C5", "D5", "H5", "S5")
+    assert after.phase == BUY and after.turn == 1
+    assert line == (
+        "Ana took back the 5 of clubs, 5 of diamonds, 5 of hearts and 5 of spades: the first "
+        "meld this round must be two sets of 3, laid down in one turn (wild: jokers); a meld of "
+        "4 5s does not meet that. Ana discarded the 9 of spades"
+    )
+    assert ENGINE.view(after, 1)["last_move"]["returned"] == ["C5", "D5", "H5", "S5"]
+
+
+def test_rule_06_sets_short_of_the_first_meld_may_not_empty_the_hand() -> None:
+    chart = [{"first_meld": [3, 3], "wild": ["joker"]}, *default_chart()[1:]]
+    state = deal(2, [OPENER], "H13", ["S9"], options={"chart": chart})
+    state = ok(ok(state, 0, {"type": "decline"}), 1, {"type": "pass"})
+    hand = ("C5", "D5", "H5")  # Ana holds only three fives (the rest back in the stock)
+    state = replace(
+        state, hands=(hand, state.hands[1]), stock=(*state.stock, *_minus(state.hands[0], hand))
+    )
+    rejection = refused(state, 0, meld(hand), "requirement_not_met")
+    assert rejection.message == (
+        "Your first meld this round must be two sets of 3, laid down in one turn (wild: "
+        "jokers); a meld of 3 5s does not meet that. You would have no card left to discard."
+    )
+
+
+def _minus(hand: Sequence[str], cards: Sequence[str]) -> list[str]:
+    rest = list(hand)
+    for c in cards:
+        rest.remove(c)
+    return rest
 
 
 def test_rule_06_a_set_of_k_is_met_by_more_cards_and_two_sets_may_share_a_rank() -> None:
@@ -367,8 +444,8 @@ def test_rule_06_a_set_of_k_is_met_by_more_cards_and_two_sets_may_share_a_rank()
     hand = [*OPENER[:8], "J1"]
     state = deal(2, [hand], "H13", ["S9"], options={"chart": chart})
     state = ok(ok(state, 0, {"type": "decline"}), 1, {"type": "pass"})
-    refused(state, 0, meld(OPENER[:3]), "requirement_not_met")  # 3 cards: not a set of 4
-    ok(state, 0, meld(OPENER[:4]))  # exactly 4
+    assert not ok(state, 0, meld(OPENER[:3])).opened[0]  # 3 cards: not a set of 4
+    assert ok(state, 0, meld(OPENER[:4])).opened[0]  # exactly 4
     after = ok(state, 0, meld([*OPENER[:4], "J1"]))  # 5 cards meet a set of 4
     assert after.melds[0][0].cards == ("C5", "D5", "H5", "S5", "J1")
 
@@ -445,12 +522,13 @@ def test_rule_06_ours_lay_off_only_after_the_first_meld_onto_any_meld() -> None:
     state = ok(state, 1, {"type": "pass"})
     rejection = refused(state, 0, lay_off(["S7"], 0, 0), "not_opened")
     assert rejection.message == (
-        "You can lay off only after your first meld of the round (two sets of 3)."
+        "You can lay off only after your first meld of the round (two sets of 3), or onto a "
+        "set you laid this turn."
     )
     state = ok(state, 0, meld(OPENER[:4], OPENER[4:7]))
     state = ok(state, 0, meld(["S7", "D7", "J1"]))  # after the first meld: any set
     state = ok(state, 0, {"type": "discard", "card": "C9"})
-    state = ok(ok(state, 1, {"type": "decline"}), 0, {"type": "pass"})
+    state = ok(state, 1, {"type": "decline"})  # Ana is not offered her own discard
     refused(state, 1, lay_off(["C7"], 0, 2), "not_opened")
     state = ok(state, 1, meld(ben[:3], ben[3:6]))
     state = ok(state, 1, lay_off(["C7"], 0, 2))  # onto Ana's sevens
@@ -530,35 +608,43 @@ def test_rule_09_ours_empty_stock_reshuffles_the_discard_pile_but_its_top() -> N
     )
 
 
-def test_rule_09_ours_stalemate_once_the_stock_is_used_up_for_good() -> None:
+def test_rule_09_ours_the_stock_is_rebuilt_every_time_it_runs_out() -> None:
     base = deal(2, [["H8"]], "S8", ["D3"])
-    # The stock was already rebuilt 3 times; one card is left and Ben holds the rest.
-    state = replace(
-        base,
-        stock=("D3",),
-        hands=(base.hands[0], base.hands[1] + base.stock[1:]),
-        reshuffles=MAX_RESHUFFLES,
-    )
+    for done in (0, 3, 9):  # no limit (the engine once stopped after the third rebuild)
+        state = replace(base, stock=(), discard=(*base.stock, "S8"), reshuffles=done)
+        after = ok(state, 0, {"type": "decline"})
+        assert after.reshuffles == done + 1 and len(after.hands[0]) == 12
+        assert after.discard == ("S8",) and len(after.stock) == len(base.stock) - 1
+        assert ENGINE.load(ENGINE.dump(after)) == after
+
+
+def test_rule_09_ours_nobody_out_only_when_nothing_is_left_to_rebuild_from() -> None:
+    base = deal(2, [["H8"]], "S8", ["D3"])
+    # Ben holds everything but Ana's hand, the upcard and D3: one stock card, nothing under S8.
+    state = replace(base, stock=("D3",), hands=(base.hands[0], base.hands[1] + base.stock[1:]))
     state = ok(state, 0, {"type": "decline"})
     state = ok(state, 1, {"type": "pass"})
-    assert state.stock == ()
-    line = ENGINE.describe(state, 0, {"type": "discard", "card": "H8"}, NAMES)
-    after = ok(state, 0, {"type": "discard", "card": "H8"})
+    assert state.stock == () and state.discard == ("S8",)
+    # Discarding on top of S8: the pile under the new top could rebuild the stock.
+    going = ok(state, 0, {"type": "discard", "card": "H8"})
+    assert going.phase == BUY and going.turn == 1 and going.reshuffles == 0
+    drew = ok(going, 1, {"type": "decline"})
+    assert drew.reshuffles == 1 and drew.stock == () and drew.discard == ("H8",)
+    # As if Ana had bought the S8: the discard pile is empty, nothing can rebuild the stock.
+    bought = replace(state, discard=(), hands=((*state.hands[0], "S8"), state.hands[1]))
+    line = ENGINE.describe(bought, 0, {"type": "discard", "card": "H8"}, NAMES)
+    after = ok(bought, 0, {"type": "discard", "card": "H8"})
     result = after.history[-1]
     assert after.phase == ROUND_OVER and result.went_out is None
-    assert result.cards_left == (11, len(state.hands[1]))
-    assert result.paid == (10, 10) and result.shortfall == (1, len(state.hands[1]) - 10)
+    assert result.cards_left == (12, len(state.hands[1]))
+    assert result.paid == (10, 10) and result.shortfall == (2, len(state.hands[1]) - 10)
     assert ENGINE.status(after, NAMES) == "Round 1 over: the stock ran out (a stalemate)"
     assert line.endswith("the stock is used up, so round 1 ends in a stalemate")
     assert ENGINE.load(ENGINE.dump(after)) == after
-
-
-def test_rule_09_ours_no_reshuffle_beyond_the_limit_the_draw_takes_nothing() -> None:
-    base = deal(2, [["H8"]], "S8", ["D3"])
-    state = replace(base, stock=(), discard=(*base.stock, "S8"), reshuffles=MAX_RESHUFFLES)
-    after = ok(state, 0, {"type": "decline"})
-    assert after.hands[0] == state.hands[0] and after.reshuffles == MAX_RESHUFFLES
-    assert "could not draw" in ENGINE.describe(state, 0, {"type": "decline"}, NAMES)
+    data = ENGINE.dump(after)  # a card under the top could still have rebuilt the stock
+    ben = data["hands"][1]
+    with pytest.raises(InvalidState, match="no more than its top card"):
+        ENGINE.load({**data, "hands": [data["hands"][0], ben[1:]], "discard": [ben[0], "H8"]})
 
 
 # ----------------------------------------------------------------------- rules 10 and 11
@@ -842,7 +928,8 @@ def test_load_round_trips_and_rejects_impossible_states() -> None:
     bad({"pennies": [10, 10, 9]}, "pennies don't add up")
     bad({"pennies": [9, 10, 10], "spent": 1}, "should hold 10 pennies")
     bad({"round_no": 8}, "round must be 1 to 7")
-    bad({"opened": [False, False, False]}, "has melds but has not made a first meld")
+    bad({"opened": [False, False, False]}, "sets meet the first meld, so it has been made")
+    bad({"opened": [False, False, False], "phase": "buy", "turn": 1}, "has not made a first meld")
     bad(
         {"melds": [[{"rank": 6, "cards": ["C5", "D5", "H5", "S5"]}, data["melds"][0][1]], [], []]},
         "not a set",
