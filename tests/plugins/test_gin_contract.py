@@ -15,6 +15,7 @@ from plugins.base import Engine, InvalidState, Outcome, Rejection, RevealLine, S
 from plugins.gin_rummy import ENGINE, GinState
 from plugins.gin_rummy.melds import full_deck
 from plugins.gin_rummy.rules import DISCARD, DRAW, GAME_OVER, HAND_OVER, LAYOFF, UPCARD
+from tests.plugins.test_contract import _mutated
 from tests.plugins.test_gin_rules import (
     DEFENDER_12,
     DEFENDER_21,
@@ -483,41 +484,14 @@ def test_rejections_name_cards_in_words() -> None:
 # --------------------------------------------------------------------------- load: fuzzing
 
 
-def _leaves(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Paths to every value inside ``data`` (dict keys and list indices)."""
-    out = [path]
-    if isinstance(data, dict):
-        for k, v in data.items():
-            out += _leaves(v, (*path, k))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            out += _leaves(v, (*path, i))
-    return out
-
-
-_ODD_VALUES: list[Any] = [0, 1, 2, -1, 31, None, True, "H1", "S13", "C7", "X", [], {}, "draw",
-                          "layoff", "knock", "gin", "stock", "discard"]
-
-
-def _mutated(data: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    out = copy.deepcopy(data)
-    path = rng.choice(_leaves(out)[1:])
-    parent = out
-    for key in path[:-1]:
-        parent = parent[key]
-    last = path[-1]
-    how = rng.randrange(3)
-    if how == 0 or not isinstance(parent, list):
-        parent[last] = rng.choice(_ODD_VALUES)
-    elif how == 1:
-        del parent[last]
-    else:
-        parent.insert(last, copy.deepcopy(parent[last]))
-    return out
+# The damage is the registry-wide contract test's (tests/plugins/test_contract.py, which runs it
+# on every game); here Gin's own hand-made states of every phase, and Gin's stricter counts and
+# messages.
 
 
 def test_load_either_refuses_a_damaged_state_or_gives_a_working_one() -> None:
-    """Random damage to real states: ``load`` raises InvalidState, or every method works."""
+    """Random damage to real states of every phase: ``load`` raises InvalidState with a
+    sentence, or every method works."""
     rng = random.Random(5)
     states: list[GinState] = list(_played().values())
     s = ENGINE.new_game(2, {}, 8)

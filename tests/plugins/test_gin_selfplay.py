@@ -21,6 +21,7 @@ from plugins.gin_rummy import ENGINE, GinRummy, GinState
 from plugins.gin_rummy.bot import choose_action
 from plugins.gin_rummy.melds import full_deck, sort_cards
 from plugins.gin_rummy.rules import DISCARD, DRAW, GAME_OVER, HAND_OVER, LAYOFF, UPCARD
+from plugins.simulate import Bot, drive, one_at_random
 
 DECK = set(full_deck())
 NAMES = ["Ana", "Ben"]
@@ -217,35 +218,42 @@ def check_contract(before: GinState, seat: int, action: dict[str, Any], after: G
 # --------------------------------------------------------------------------- driver
 
 
+def as_bot(policy: Policy) -> Bot:
+    """A test policy as a bot for the shared driver: it gets the seat's legal actions, and the
+    seat asked must be the only one with any (the one whose turn it is), except between hands."""
+
+    def bot(engine: Any, state: GinState, seat: int, rng: random.Random) -> dict[str, Any]:
+        if state.phase == LAYOFF:
+            assert state.knock is not None and state.turn == 1 - state.knock.knocker
+            assert seat == state.turn
+        elif state.phase != HAND_OVER:
+            assert state.turn == seat and not ENGINE.legal_actions(state, 1 - seat)
+        legal = ENGINE.legal_actions(state, seat)
+        action = policy(state, seat, rng, legal)
+        # The bot may add its own "melds" to a legal knock (a valid action of the same type).
+        assert action in legal or {"type": "knock", "card": action.get("card")} in legal
+        return action
+
+    return bot
+
+
 def play(
     policies: tuple[Policy, Policy],
     seed: int,
     max_hands: int,
     options: dict[str, Any] | None = None,
 ) -> tuple[GinState, int]:
-    """Play one game (or ``max_hands`` hands) checking every invariant after every action."""
+    """Play one game (or ``max_hands`` hands) through the shared driver, checking every
+    invariant after every action; either player may deal on (one drawn at random)."""
     rng = random.Random(seed)
     state = ENGINE.new_game(2, options or {}, seed)
     known: tuple[set[str], set[str]] = (set(), set())
     hands = 1
     check_cards(state)
-    while state.phase != GAME_OVER:
-        if state.phase == HAND_OVER and hands >= max_hands:
-            break
-        if state.phase == HAND_OVER:
-            seat = rng.randrange(2)  # either player may deal on
-        elif state.phase == LAYOFF:
-            assert state.knock is not None and state.turn == 1 - state.knock.knocker
-            seat = state.turn
-        else:
-            assert state.turn is not None and not ENGINE.legal_actions(state, 1 - state.turn)
-            seat = state.turn
-        legal = ENGINE.legal_actions(state, seat)
-        action = policies[seat](state, seat, rng, legal)
-        # The bot may add its own "melds" to a legal knock (a valid action of the same type).
-        assert action in legal or {"type": "knock", "card": action.get("card")} in legal
-        out = ENGINE.apply(state, seat, action)
-        assert not isinstance(out, Rejection), (action, out)
+
+    def observe(state: GinState, seat: int | None, action: dict[str, Any], out: GinState) -> None:
+        nonlocal known, hands
+        assert seat is not None
         check_contract(state, seat, action, out)
         if action["type"] == "next_hand":
             known = (set(), set())
@@ -257,10 +265,15 @@ def play(
             check_scores(out)
         else:
             assert out.scores == state.scores and out.hands_won == state.hands_won
-        state = out
-        check_cards(state)
-        check_views(state, known)
-    return state, hands
+        check_cards(out)
+        check_views(out, known)
+
+    played = drive(
+        ENGINE, state, [as_bot(p) for p in policies], [rng, rng], pick=one_at_random(rng),
+        observe=observe, stop=lambda s: s.phase == HAND_OVER and hands >= max_hands,
+    )
+    assert played.ok, played.failure
+    return played.state, hands
 
 
 def _play_many(

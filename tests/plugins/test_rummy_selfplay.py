@@ -17,7 +17,7 @@ from plugins.base import Rejection
 from plugins.cards import STANDARD, card_name, points, sort_cards
 from plugins.rummy import ENGINE, RummyState, choose_action
 from plugins.rummy.rules import DRAW, GAME_OVER, HAND_OVER, PLAY, Move, deal_size
-from plugins.simulate import simulate
+from plugins.simulate import Bot, drive, one_at_random, simulate
 
 DECK = sorted(STANDARD)
 # The view keys that may differ between players (everything else is public).
@@ -201,35 +201,41 @@ def check_log_line(before: RummyState, player: int, action: dict[str, Any],
 # --------------------------------------------------------------------------- driver
 
 
-def play(lineup: tuple[str, ...], seed: int, max_hands: int,
-         options: dict[str, Any] | None = None) -> tuple[RummyState, int, int]:
-    """Play one game (or ``max_hands`` hands) checking every invariant after every action;
-    returns the last state, the hands finished and the actions made."""
-    rng = random.Random(seed)
-    state = ENGINE.new_game(len(lineup), options or {}, seed)
-    tracker = Tracker(state)
-    policies = [POLICIES[name] for name in lineup]
-    hands = actions = 0
-    check_cards(state)
-    check_views(state, tracker)
-    while state.phase != GAME_OVER:
-        if state.phase == HAND_OVER and hands >= max_hands:
-            break
-        to_act = ENGINE.to_act(state)
-        if state.phase == HAND_OVER:
-            player = rng.choice(to_act)  # anyone may start the next hand
-        else:
-            assert to_act == [state.turn]
-            player = to_act[0]
+def as_bot(policy: Policy) -> Bot:
+    """A test policy as a bot for the shared driver: it gets the player's legal actions, and
+    mid-hand the player asked is the only one who may act."""
+
+    def bot(engine: Any, state: RummyState, player: int, rng: random.Random) -> dict[str, Any]:
+        if state.phase != HAND_OVER:
+            assert ENGINE.to_act(state) == [state.turn] == [player]
             for other in range(state.players):
                 if other != player:
                     assert ENGINE.legal_actions(state, other) == []
         legal = ENGINE.legal_actions(state, player)
         assert legal
-        action = policies[player](state, player, rng, legal)
+        action = policy(state, player, rng, legal)
         assert action in legal
-        after = ENGINE.apply(state, player, action)
-        assert not isinstance(after, Rejection), (action, after)
+        return action
+
+    return bot
+
+
+def play(lineup: tuple[str, ...], seed: int, max_hands: int,
+         options: dict[str, Any] | None = None) -> tuple[RummyState, int, int]:
+    """Play one game (or ``max_hands`` hands) through the shared driver, checking every
+    invariant after every action (anyone may start the next hand: one is drawn at random);
+    returns the last state, the hands finished and the actions made."""
+    rng = random.Random(seed)
+    state = ENGINE.new_game(len(lineup), options or {}, seed)
+    tracker = Tracker(state)
+    hands = actions = 0
+    check_cards(state)
+    check_views(state, tracker)
+
+    def observe(state: RummyState, player: int | None, action: dict[str, Any],
+                after: RummyState) -> None:
+        nonlocal hands, actions
+        assert player is not None
         actions += 1
         tracker.after(state, player, action, after)
         check_cards(after)
@@ -244,8 +250,13 @@ def play(lineup: tuple[str, ...], seed: int, max_hands: int,
             assert ENGINE.load(data) == after
         elif actions % 37 == 0:
             assert ENGINE.load(ENGINE.dump(after)) == after
-        state = after
-    return state, hands, actions
+
+    bots = [as_bot(POLICIES[name]) for name in lineup]
+    played = drive(ENGINE, state, bots, [rng] * len(lineup), pick=one_at_random(rng),
+                   observe=observe, stop=lambda s: s.phase == HAND_OVER and hands >= max_hands)
+    assert played.ok, played.failure
+    assert played.steps == actions
+    return played.state, hands, actions
 
 
 # Lineups and how many hands each plays: bots, mixes and random-legal players, 2-4 players.

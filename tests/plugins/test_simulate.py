@@ -184,6 +184,36 @@ def test_failures_are_reported_not_raised() -> None:
     assert [f.game for f in capped.failures] == [0, 1]
 
 
+def test_drive_shows_every_transition_and_stops_when_asked() -> None:
+    seen: list[tuple[int | None, str]] = []
+    played = drive(RACE, Race(), [grabber, grabber], [random.Random(0)] * 2,
+                   observe=lambda before, p, action, after: seen.append((p, action["type"])))
+    assert played.ok and played.steps == 7 and RACE.outcome(played.state) is not None
+    assert seen == [(0, "grab"), (None, "reopen")] * 3 + [(0, "grab")]  # turn order: 0 first
+    early = drive(RACE, Race(), [grabber, grabber], [random.Random(0)] * 2,
+                  stop=lambda s: sum(s.points) == 2)
+    assert early.ok and early.steps == 3 and early.state.points == (2, 0)
+    stuck = drive(RACE, Race(), [passer, passer], [random.Random(0)] * 2)
+    assert not stuck.ok and stuck.steps == 0 and "none of players [0, 1]" in (stuck.failure or "")
+
+
+def test_one_at_random_asks_one_of_several_players_drawn_from_the_rng() -> None:
+    asked: list[int] = []
+
+    def record(engine: Any, state: Race, player: int, rng: random.Random) -> dict[str, Any]:
+        asked.append(player)
+        return {"type": "grab"}
+
+    rng = random.Random(5)
+    played = drive(RACE, Race(), [record, record], [rng, rng], pick=one_at_random(rng))
+    assert played.ok and len(asked) == 4
+    mirror = random.Random(5)
+    assert asked == [mirror.choice([0, 1]) for _ in range(4)]
+    assert list(one_at_random(rng)([3])) == [3]  # a lone player: nothing drawn
+    legal = random_legal(RACE, Race(), 1, random.Random(0))
+    assert legal == {"type": "grab"} and random_legal(RACE, Race((1, 0), False), 1, rng) is None
+
+
 def test_lineup_is_checked() -> None:
     with pytest.raises(ValueError, match="2 seats for 4 players"):
         simulate(ENGINE, choose_action, 1, 1, lineup=["bot", "random"], players=4)

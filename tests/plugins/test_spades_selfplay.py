@@ -15,7 +15,7 @@ import pytest
 
 from plugins.base import Rejection
 from plugins.cards import STANDARD
-from plugins.simulate import simulate
+from plugins.simulate import Bot, drive, simulate
 from plugins.spades import ENGINE, SpadesState, choose_action
 from plugins.spades.rules import (
     BIDDING,
@@ -227,40 +227,41 @@ class Checker:
         assert isinstance(out, Rejection) and out.code in ("not_your_turn", "not_in_hand")
 
 
+def as_bot(policy: Policy) -> Bot:
+    """A test policy as a bot for the shared driver: it gets the player's legal actions."""
+
+    def bot(
+        engine: Any, state: SpadesState, player: int, rng: random.Random
+    ) -> dict[str, Any] | None:
+        return policy(state, player, rng, ENGINE.legal_actions(state, player))
+
+    return bot
+
+
 def play(
     policies: list[Policy], deals: int, seed: int, checker: Checker, max_deals: int = 10
 ) -> None:
-    """Play until ``deals`` deals were scored; a game still going after ``max_deals`` deals
-    (random players rarely finish one) is replaced by a new one."""
+    """Play through the shared driver until ``deals`` deals were scored; a game still going
+    after ``max_deals`` deals (random players rarely finish one) is replaced by a new one. The
+    players who may act are asked in turn order; the trick is gathered as scheduled."""
     rng = random.Random(seed)
-    game = 0
+    bots = [as_bot(p) for p in policies]
+
+    def observe(
+        before: SpadesState, player: int | None, action: dict[str, Any], after: SpadesState
+    ) -> None:
+        checker.transition(before, player, action, after)
+        checker.state(after)
+
+    def stop(state: SpadesState) -> bool:
+        return state.deal_no > max_deals or (state.phase == DEAL_OVER and checker.deals >= deals)
+
     while checker.deals < deals:
-        game += 1
         options = {"target": rng.choice((200, 300, 500)), "blind_nil": rng.random() < 0.6}
         state = ENGINE.new_game(4, options, rng.randrange(1 << 30))
         checker.state(state)
-        while state.phase != GAME_OVER and state.deal_no <= max_deals:
-            to_act = ENGINE.to_act(state)
-            player: int | None = None
-            action: dict[str, Any] | None = None
-            if not to_act:
-                planned = ENGINE.scheduled(state)
-                assert planned is not None
-                action = planned.action
-            else:
-                for p in to_act:
-                    action = policies[p](state, p, rng, ENGINE.legal_actions(state, p))
-                    if action is not None:
-                        player = p
-                        break
-                assert action is not None, "nobody acted"
-            after = ENGINE.apply(state, player, action)
-            assert not isinstance(after, Rejection), (player, action, after)
-            checker.transition(state, player, action, after)
-            checker.state(after)
-            state = after
-            if state.phase == DEAL_OVER and checker.deals >= deals:
-                break
+        played = drive(ENGINE, state, bots, [rng] * 4, observe=observe, stop=stop)
+        assert played.ok, played.failure
 
 
 @pytest.mark.parametrize(
