@@ -258,8 +258,10 @@ async def test_gin_knock_discard_cannot_be_linked_to_the_hand(server, make_clien
     room = Room(server, code)
     a, b, spec = await make_client(), await make_client(), await make_client()
     room.tables[table.version] = table
-    await room.join(a, "Ana")
-    await room.join(b, "Ben")
+    # The game started with nobody seated: its seats hold dealt hands, so a newcomer takes one
+    # only by naming it (an automatic seat never hands anyone a game's cards).
+    await room.join(a, "Ana", seat=0)
+    await room.join(b, "Ben", seat=1)
     await room.join(spec, "Eve", seat=None)
     clients = {0: a, 1: b}
     v = max(room.tables)
