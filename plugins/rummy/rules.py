@@ -88,7 +88,7 @@ card; the game's ``reshuffle`` and ``stalemate`` have player ``None``), ``hands_
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -97,10 +97,13 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from plugins.base import (
+    EVERYONE,
     Engine,
+    Flow,
     GameInfo,
     OptionSpec,
     Outcome,
+    Phase,
     Rejection,
     RevealLine,
     Scheduled,
@@ -121,6 +124,7 @@ from plugins.cards import (
     suit,
 )
 from plugins.melds import arrange, check_meld, lay_off, lay_off_problem
+from plugins.rummy import actions as moves
 
 DRAW = "draw"
 PLAY = "play"
@@ -194,19 +198,41 @@ class RummyState(Struct, frozen=True):
     moves: tuple[Move, ...] = ()
 
 
-Handler = Callable[[RummyState, int, dict[str, Any]], "RummyState | Rejection"]
+def _turn(state: RummyState) -> list[int]:
+    return [] if state.turn is None else [state.turn]
 
-_ACTIONS = frozenset({"draw", "meld", "lay_off", "discard", "next_hand"})
-_ALLOWED = {
-    DRAW: frozenset({"draw"}),
-    PLAY: frozenset({"meld", "lay_off", "discard"}),
-    HAND_OVER: frozenset({"next_hand"}),
+
+# Who may do what, when (the flow's gate asks it for every move; see plugins.base.Flow).
+_PHASES: dict[str, Phase[RummyState]] = {
+    DRAW: Phase(frozenset({"draw"}), "You need to draw first, from the stock or the discard pile."),
+    PLAY: Phase(frozenset({"meld", "lay_off", "discard"}),
+                "You have drawn already: meld, lay off or discard."),
+    HAND_OVER: Phase(frozenset({"next_hand"}),
+                     "This hand is over; start the next hand to keep playing.", actors=EVERYONE),
+    GAME_OVER: Phase(frozenset(), "The game is over.", over=True),
 }
-_HINT = {
-    DRAW: "You need to draw first, from the stock or the discard pile.",
-    PLAY: "You have drawn already: meld, lay off or discard.",
-    HAND_OVER: "This hand is over; start the next hand to keep playing.",
-}
+_BAD_SOURCE = Rejection("bad_action",
+                        'Say where to draw from: "source" must be "stock" or "discard".')
+
+
+def _bad_player(state: RummyState) -> Rejection:
+    return Rejection("bad_player", f"Only players 1 to {state.players} can make moves.")
+
+
+def _bad_meld_cards(state: RummyState, value: object) -> Rejection:
+    """A meld's ``cards`` that are not a non-empty list of card codes."""
+    if isinstance(value, list) and value:
+        for c in value:
+            if not is_card(c):
+                return bad_card(c)
+    return Rejection("bad_action", 'Give the meld\'s cards as a list: "cards": [...].')
+
+
+def _no_such_meld(state: RummyState, value: object) -> Rejection:
+    if not state.melds:
+        return Rejection("no_such_meld", "There are no melds on the table yet.")
+    return Rejection("no_such_meld",
+                     f"Choose a meld on the table by number, 0 to {len(state.melds) - 1}.")
 
 
 def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -290,13 +316,30 @@ class Rummy:
     )
 
     def __init__(self) -> None:
-        self._handlers: dict[str, Handler] = {
-            "draw": self._do_draw,
-            "meld": self._do_meld,
-            "lay_off": self._do_lay_off,
-            "discard": self._do_discard,
-            "next_hand": self._do_next_hand,
-        }
+        self._flow: Flow[RummyState] = Flow(
+            title="Rummy",
+            moves=moves.RummyAction,
+            phases=_PHASES,
+            handlers={
+                "draw": self._do_draw,
+                "meld": self._do_meld,
+                "lay_off": self._do_lay_off,
+                "discard": self._do_discard,
+                "next_hand": self._do_next_hand,
+            },
+            players=lambda state: state.players,
+            actors=_turn,
+            example=("draw", "discard"),
+            bad_action='A move needs a "type", such as "{}" or "{}".',
+            bad_player=_bad_player,
+            no_player=_bad_player,
+            anyone=frozenset({"next_hand"}),
+            elsewhere={"next_hand": "This hand is still being played."},
+            fields={"source": lambda state, value: _BAD_SOURCE,
+                    "cards": _bad_meld_cards,
+                    "card": lambda state, value: bad_card(value),
+                    "meld": _no_such_meld},
+        )
 
     # ------------------------------------------------------------------------ setup
 
@@ -564,33 +607,13 @@ class Rummy:
 
     def apply(self, state: RummyState, player: int | None,
               action: dict[str, Any]) -> RummyState | Rejection:
-        """The new state after ``player``'s ``action``, or why it is refused."""
-        seat = _seat(player, state.players)
-        if seat is None:
-            return Rejection("bad_player", f"Only players 1 to {state.players} can make moves.")
-        player = seat
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            return Rejection("bad_action", 'A move needs a "type", such as "draw" or "discard".')
-        kind = action["type"]
-        if kind not in _ACTIONS:
-            return Rejection("unknown_action", f"Rummy has no move called {kind!r}.")
-        phase = state.phase
-        if phase == GAME_OVER:
-            return Rejection("game_over", "The game is over; no more moves can be made.")
-        if phase == HAND_OVER:
-            if kind != "next_hand":
-                return Rejection("wrong_phase", _HINT[HAND_OVER])
-        elif kind == "next_hand":
-            return Rejection("wrong_phase", "This hand is still being played.")
-        elif player != state.turn:
-            return Rejection("not_your_turn", "It's not your turn.")
-        elif kind not in _ALLOWED[phase]:
-            return Rejection("wrong_phase", _HINT[phase])
-        return self._handlers[kind](state, player, action)
+        """The new state after ``player``'s ``action``, or why it is refused (the flow's gate:
+        player, shape, phase, turn, fields; then the move's handler)."""
+        return self._flow.apply(state, player, action)
 
     def _do_draw(self, state: RummyState, player: int,
-                 action: dict[str, Any]) -> RummyState | Rejection:
-        source = action.get("source")
+                 action: moves.Draw) -> RummyState | Rejection:
+        source = action.source
         if source == "stock":
             if not state.stock:
                 return Rejection("empty_stock", "The stock is empty.")
@@ -603,9 +626,6 @@ class Rummy:
             card = state.discard[-1]
             stock, discard = state.stock, state.discard[:-1]
             move = Move(player, "draw", "discard", card)
-        else:
-            return Rejection("bad_action",
-                             'Say where to draw from: "source" must be "stock" or "discard".')
         hand = _sorted([*state.hands[player], card])
         return replace(state, phase=PLAY, hands=_set(state.hands, player, hand), stock=stock,
                        discard=discard, drawn=card, drawn_from=source,
@@ -641,10 +661,8 @@ class Rummy:
         return rest
 
     def _do_meld(self, state: RummyState, player: int,
-                 action: dict[str, Any]) -> RummyState | Rejection:
-        cards = action.get("cards")
-        if not isinstance(cards, list) or not cards:
-            return Rejection("bad_action", 'Give the meld\'s cards as a list: "cards": [...].')
+                 action: moves.Meld) -> RummyState | Rejection:
+        cards = action.cards
         for c in cards:
             found = self._card_in_hand(state, player, c)
             if isinstance(found, Rejection):
@@ -666,16 +684,13 @@ class Rummy:
         return self._went_out(after, player) if not rest else after
 
     def _do_lay_off(self, state: RummyState, player: int,
-                    action: dict[str, Any]) -> RummyState | Rejection:
-        card = self._card_in_hand(state, player, action.get("card"))
+                    action: moves.LayOff) -> RummyState | Rejection:
+        card = self._card_in_hand(state, player, action.card)
         if isinstance(card, Rejection):
             return card
-        if not state.melds:
-            return Rejection("no_such_meld", "There are no melds on the table yet.")
-        index = _seat(action.get("meld"), len(state.melds))
+        index = _seat(action.meld, len(state.melds))
         if index is None:
-            return Rejection("no_such_meld",
-                             f"Choose a meld on the table by number, 0 to {len(state.melds) - 1}.")
+            return _no_such_meld(state, action.meld)
         problem = lay_off_problem(state.melds[index], card)
         if problem is not None:
             return Rejection("cannot_lay_off", f"You can't lay that off: {problem}.")
@@ -689,8 +704,8 @@ class Rummy:
         return self._went_out(after, player) if not rest else after
 
     def _do_discard(self, state: RummyState, player: int,
-                    action: dict[str, Any]) -> RummyState | Rejection:
-        card = self._card_in_hand(state, player, action.get("card"))
+                    action: moves.Discard) -> RummyState | Rejection:
+        card = self._card_in_hand(state, player, action.card)
         if isinstance(card, Rejection):
             return card
         if card == self.taken(state):
@@ -743,7 +758,7 @@ class Rummy:
                        results=(*state.results, result))
 
     def _do_next_hand(self, state: RummyState, player: int,
-                      action: dict[str, Any]) -> RummyState:
+                      action: moves.NextHand) -> RummyState:
         return self._deal(state, state.hand_no + 1, (state.dealer + 1) % state.players)
 
 
