@@ -422,9 +422,9 @@ class Action(msgspec.Struct, frozen=True, tag_field="type"):
     Fields the action does not declare are ignored, as before."""
 
 
-FieldRefusal = Callable[[Any, Any], Rejection]
-"""``(state, value)`` to the rejection for a malformed field (``value`` is what was sent, or
-``None`` when it is missing)."""
+FieldRefusal = Callable[[Any, Any, Any], Rejection]
+"""``(state, player, value)`` to the rejection for a malformed field (``value`` is what was sent,
+or ``None`` when it is missing)."""
 
 
 @dataclass(frozen=True)
@@ -465,7 +465,8 @@ class Flow(Generic[S]):
     make for the one player to act (an unanswered offer passing). ``elsewhere`` gives a move's
     ``wrong_phase`` sentence outside the phases that allow it ("This hand is still being
     played."). ``fields`` maps a field name (or ``"type.field"``) to its
-    :data:`FieldRefusal`. ``bad_player(state)`` refuses a player number out of range;
+    rejection, or a :data:`FieldRefusal` when the words depend on the state or the value.
+    ``bad_player(state)`` refuses a player number out of range;
     ``no_player(state)`` a player's move sent without a player.
     """
 
@@ -483,7 +484,7 @@ class Flow(Generic[S]):
     automatic_moves: frozenset[str] = frozenset()
     lapse: frozenset[str] = frozenset()
     elsewhere: Mapping[str, str] = field(default_factory=dict)
-    fields: Mapping[str, FieldRefusal] = field(default_factory=dict)
+    fields: Mapping[str, Rejection | FieldRefusal] = field(default_factory=dict)
     wait: str = "It's not your turn."
     bad_action: str = 'A move must have a "type", such as "{}" or "{}".'
 
@@ -564,8 +565,10 @@ class Flow(Generic[S]):
         except msgspec.ValidationError as exc:
             name = _bad_field(self._kinds[kind], action)
             refuse = self.fields.get(f"{kind}.{name}") or self.fields.get(name or "")
+            if isinstance(refuse, Rejection):
+                return refuse
             if name is not None and refuse is not None:
-                return refuse(state, action.get(name))
+                return refuse(state, player, action.get(name))
             return Rejection("bad_action", f"That {kind} move is not well formed: {exc}.")
         return player, move
 

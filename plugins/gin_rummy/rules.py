@@ -330,7 +330,7 @@ _BAD_MELDS = Rejection(
 )
 
 
-def _bad_meld_number(state: GinState, value: object) -> Rejection:
+def _bad_meld_number(state: GinState, player: int | None, value: object) -> Rejection:
     assert state.knock is not None
     last = len(current_melds(state.knock)) - 1
     return Rejection("bad_meld", f"Choose one of the knocker's melds by number, from 0 to {last}.")
@@ -430,9 +430,9 @@ class GinRummy:
                 "no_scheduled_moves", "Gin Rummy has no automatic moves; players make every move."),
             anyone=frozenset({"next_hand"}),
             elsewhere={"next_hand": "This hand is still being played."},
-            fields={"source": lambda state, value: _BAD_SOURCE,
-                    "card": lambda state, value: bad_card(value),
-                    "melds": lambda state, value: _BAD_MELDS,
+            fields={"source": _BAD_SOURCE,
+                    "card": lambda state, player, value: bad_card(value),
+                    "melds": _BAD_MELDS,
                     "meld": _bad_meld_number},
         )
 
@@ -1021,7 +1021,7 @@ class GinRummy:
         index = action.meld
         melds = current_melds(knock)
         if not 0 <= index < len(melds):
-            return _bad_meld_number(state, index)
+            return _bad_meld_number(state, player, index)
         if not can_lay_off(melds[index], card):
             return Rejection(
                 "cannot_lay_off",

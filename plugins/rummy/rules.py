@@ -219,7 +219,7 @@ def _bad_player(state: RummyState) -> Rejection:
     return Rejection("bad_player", f"Only players 1 to {state.players} can make moves.")
 
 
-def _bad_meld_cards(state: RummyState, value: object) -> Rejection:
+def _bad_meld_cards(state: RummyState, player: int | None, value: object) -> Rejection:
     """A meld's ``cards`` that are not a non-empty list of card codes."""
     if isinstance(value, list) and value:
         for c in value:
@@ -228,7 +228,7 @@ def _bad_meld_cards(state: RummyState, value: object) -> Rejection:
     return Rejection("bad_action", 'Give the meld\'s cards as a list: "cards": [...].')
 
 
-def _no_such_meld(state: RummyState, value: object) -> Rejection:
+def _no_such_meld(state: RummyState, player: int | None, value: object) -> Rejection:
     if not state.melds:
         return Rejection("no_such_meld", "There are no melds on the table yet.")
     return Rejection("no_such_meld",
@@ -335,9 +335,9 @@ class Rummy:
             no_player=_bad_player,
             anyone=frozenset({"next_hand"}),
             elsewhere={"next_hand": "This hand is still being played."},
-            fields={"source": lambda state, value: _BAD_SOURCE,
+            fields={"source": _BAD_SOURCE,
                     "cards": _bad_meld_cards,
-                    "card": lambda state, value: bad_card(value),
+                    "card": lambda state, player, value: bad_card(value),
                     "meld": _no_such_meld},
         )
 
@@ -690,7 +690,7 @@ class Rummy:
             return card
         index = _seat(action.meld, len(state.melds))
         if index is None:
-            return _no_such_meld(state, action.meld)
+            return _no_such_meld(state, player, action.meld)
         problem = lay_off_problem(state.melds[index], card)
         if problem is not None:
             return Rejection("cannot_lay_off", f"You can't lay that off: {problem}.")

@@ -466,10 +466,10 @@ class Spades:
             automatic_moves=frozenset({"gather"}),
             elsewhere={"next_deal": "This deal is still being played.",
                        "gather": "There is no finished trick to gather."},
-            fields={"bid": lambda state, value: _BAD_BID,
-                    "blind": lambda state, value: _BAD_BLIND,
-                    "cards": lambda state, value: _BAD_PASS,
-                    "card": lambda state, value: bad_card(value)},
+            fields={"bid": _BAD_BID,
+                    "blind": _BAD_BLIND,
+                    "cards": _BAD_PASS,
+                    "card": lambda state, player, value: bad_card(value)},
         )
 
     # ---------------------------------------------------------------------------- setup
