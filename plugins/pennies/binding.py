@@ -7,18 +7,19 @@ into sets by rank, wild cards filling the sets that need them; the engine has th
 cards onto a meld = lay them off, one card onto the discard pile = discard it. Buying, declining
 and passing are prompts; the next round is a button.
 
-Naming the rank (checklist item 6, *ours*): the engine takes a ``rank`` for a set that could
-stand for two ranks (a 2, an ace and a joker in rounds 5-7). At the table the player does not
-name it: :func:`split_sets` leaves the rank out whenever only one rank works (so the engine
-decides, e.g. two 2 of hearts and an ace can only be a set of aces), and for a set that really
-could be either it names the rank with more natural cards in the set (with one 2 and one ace:
-2s). The generic page has no way to ask: a drop becomes exactly one action
-(``interpret``), buttons carry fixed actions, and ``pick`` controls take a fixed number of
-cards, so a "Set of 2s / Set of aces" question about the cards just dropped would need a
-Pennies widget. The choice rarely matters: both ranks are wild in those rounds, so either kind
-of card can still be laid off on the set; it decides only which cards count as naturals there
-(no two identical naturals) - a player who wants the other rank can add a second natural of it
-to the selection.
+The first meld may be laid one set at a time in the turn (rule 6): a drop on "New meld" before
+it is split for the requirement still to meet (:func:`plugins.pennies.rules.still_needed`);
+sets short of it lie in the player's meld zones until the discard gives them back to the hand
+(their cards keep the ids the table gave them there, as any card taken from a zone into a
+hand; they get new ones when they leave the hand again). :meth:`PenniesBinding.hint` says
+what is still needed.
+
+Naming the rank (rule 6, *ours*): a set that could stand for two ranks (a 2, an ace and a joker
+in rounds 5-7) is the player's to name. The page's ``rank_chooser`` widget asks ("Set of 2s /
+Set of aces") when the selected cards dropped on "New meld" could be either, and sends the meld
+with its ``rank`` as a ``game`` command. A drop that reaches the binding unnamed is never
+guessed: alone, it goes to the engine, which answers ``rank_needed``; among other sets, the
+binding answers ``rank_needed`` asking to lay that set down on its own.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from typing import Any
 from plugins.base import Control, Cosmetic, Drop, Marker, Projection, Rejection, ZoneSpec
 from plugins.cards import card_name, card_names, rank
 from plugins.layout import at, slots
-from plugins.pennies.rules import ENGINE, Pennies, PenniesState, set_rank
+from plugins.pennies.chart import sets_text
+from plugins.pennies.rules import ENGINE, Pennies, PenniesState, set_rank, still_needed
 
 NEW_MELD = "newmeld"
 
@@ -42,8 +44,9 @@ def split_sets(
     cards: Sequence[str], wild: frozenset[int], sizes: Sequence[int]
 ) -> list[dict[str, Any]]:
     """A selection of cards as sets: naturals grouped by rank, wild cards added to the sets
-    short of the sizes the round asks for (or of 3), biggest need first. A set carries a
-    ``rank`` only when it could stand for two ranks (see the module docstring)."""
+    short of the sizes the round asks for (or of 3), biggest need first. No set carries a
+    ``rank``: one that could stand for two is the player's to name (see the module
+    docstring)."""
     naturals: dict[int, list[str]] = {}
     wilds: list[str] = []
     for c in cards:
@@ -66,20 +69,13 @@ def split_sets(
         sets.append((r, [*group, *take]))
     if wilds and sets:
         sets[0][1].extend(wilds)
-    out: list[dict[str, Any]] = []
-    for r, group in sets:
-        found = set_rank(group, wild)
-        if isinstance(found, Rejection) and found.code == "rank_needed":
-            out.append({"cards": group, "rank": r})
-        else:
-            out.append({"cards": group})
-    return out
+    return [{"cards": group} for _, group in sets]
 
 
 class PenniesBinding:
     info = ENGINE.info
     engine: Pennies = ENGINE
-    widgets: tuple[str, ...] = ()
+    widgets: tuple[str, ...] = ("rank_chooser",)
 
     def project(self, state: PenniesState) -> Projection:
         n = state.players
@@ -145,9 +141,22 @@ class PenniesBinding:
             return Cosmetic()
         if src == "hand" and dest == NEW_MELD:
             row = self.engine.requirement(state)
-            opened = state.opened[drop.player]
-            sizes = [] if opened else list(row.first_meld)
-            return {"type": "meld", "melds": split_sets(cards, self.engine.wild(state), sizes)}
+            p = drop.player
+            laid = [len(m.cards) for m in state.melds[p]] if 0 <= p < state.players else []
+            opened = 0 <= p < state.players and state.opened[p]
+            sizes = [] if opened else list(still_needed(row.first_meld, laid))
+            wild = self.engine.wild(state)
+            sets = split_sets(cards, wild, sizes)
+            if len(sets) > 1:
+                for one in sets:
+                    found = set_rank(one["cards"], wild)
+                    if isinstance(found, Rejection) and found.code == "rank_needed":
+                        return Rejection(
+                            "rank_needed",
+                            found.message.removesuffix(" say which rank.")
+                            + " lay that set down on its own to say which rank.",
+                        )
+            return {"type": "meld", "melds": sets}
         if src == "hand" and dest.startswith("m") and "x" in dest:
             owner, _, index = dest[1:].partition("x")
             if owner.isdigit() and index.isdigit():
@@ -226,7 +235,15 @@ class PenniesBinding:
     def hint(self, state: PenniesState, player: int) -> str | None:
         if state.phase == "play" and state.turn == player and not state.opened[player]:
             need = self.engine.view(state, None)["requirement"]["text"]
-            return f"Your first meld this round: {need}"
+            laid = state.melds[player]
+            if not laid:
+                return f"Your first meld this round: {need}"
+            still = still_needed(self.engine.requirement(state).first_meld,
+                                 [len(m.cards) for m in laid])
+            return (
+                f"Your first meld this round: {need}. Still to lay this turn: "
+                f"{sets_text(still)}; if you discard first, your sets go back to your hand."
+            )
         return None
 
 

@@ -108,6 +108,33 @@ export function dragHints(controls: readonly Control[]): { handFaces: Set<string
   return { handFaces, zones, toHand };
 }
 
+// --- naming a set's rank (Pennies' rank_chooser) ----------------------------------------------------
+
+/** The rank of a card face (ace 1 .. king 13, a joker 0), or null for other faces. */
+function faceRank(face: string): number | null {
+  if (face === "J1" || face === "J2") return 0;
+  const m = /^[CDHS](1[0-3]|[1-9])$/.exec(face);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * The ranks these cards could be a set of, given the ranks wild this round (0 = jokers): each
+ * rank of a natural card among them such that every other card is of that rank or wild, and no
+ * two cards of that rank are the same card. Two or more: the player must say which (a set of 2s
+ * or of aces). The server still judges the meld; this only decides whether to ask.
+ */
+export function setRanks(faces: readonly string[], wildRanks: readonly number[]): number[] {
+  const ranks = faces.map(faceRank);
+  if (faces.length < 3 || ranks.some((r) => r === null)) return [];
+  const wild = new Set(wildRanks);
+  const present = [...new Set(ranks as number[])].filter((r) => r !== 0).sort((a, b) => a - b);
+  return present.filter((r) => {
+    if (!(ranks as number[]).every((k) => k === r || wild.has(k))) return false;
+    const naturals = faces.filter((_, i) => ranks[i] === r);
+    return new Set(naturals).size === naturals.length;
+  });
+}
+
 // --- picks -----------------------------------------------------------------------------------------
 
 /** The action of a `pick` control with the chosen cards, or null until exactly `pick` are chosen. */

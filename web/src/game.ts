@@ -15,6 +15,7 @@ import {
   handOrder,
   pickAction,
   reorderMoves,
+  setRanks,
   sortControls,
   type SortedControls,
   timerLeft,
@@ -27,7 +28,7 @@ import type { Renderer } from "./render";
 import { me as myPlayer, type State } from "./state";
 import type { Control, Game, GameAction, Op, RevealLine } from "./types";
 import { type MenuItem, toast } from "./ui";
-import { BidPad, KnockPicker } from "./widgets";
+import { BidPad, KnockPicker, RankChooser } from "./widgets";
 
 export interface GameHost {
   s: State;
@@ -63,6 +64,7 @@ export class GameUI {
   private promptEl: HTMLElement;
   private bidPad: BidPad;
   private knock: KnockPicker;
+  private rankChooser: RankChooser;
   private buttonsKey = "";
   private picksKey = "";
   private promptKey = "";
@@ -81,6 +83,7 @@ export class GameUI {
     const widgetHost = { act: (a: GameAction) => this.act(a), changed: () => host.changed(), notice: (t: string) => toast(t, "error") };
     this.bidPad = new BidPad(widgetHost);
     this.knock = new KnockPicker(widgetHost);
+    this.rankChooser = new RankChooser(widgetHost);
     this.statusEl = h("span", { class: "game-status", "data-testid": "game-status", role: "status", "aria-live": "polite" });
     this.turnEl = h("span", { class: "your-turn", "data-testid": "your-turn", hidden: true }, "Your turn");
     this.timerFill = h("span", { class: "timer-fill" });
@@ -103,7 +106,7 @@ export class GameUI {
       this.controlsRow,
     );
     this.promptEl = h("div", { class: "game-prompt", "data-testid": "game-prompt", role: "alertdialog", hidden: true });
-    this.dock = h("div", { class: "game-dock", "data-testid": "game-dock", hidden: true }, this.promptEl, this.bidPad.el, this.knock.row);
+    this.dock = h("div", { class: "game-dock", "data-testid": "game-dock", hidden: true }, this.promptEl, this.bidPad.el, this.knock.row, this.rankChooser.el);
     this.sheet = h("div", { class: "sheet", "data-testid": "game-sheet", hidden: true });
     this.sheet.addEventListener("keydown", (e) => {
       if (e.key === "Escape") this.closeSheet();
@@ -174,6 +177,8 @@ export class GameUI {
     const hand = this.myHandFaces();
     if (widgets.includes("knock_picker")) this.knock.render(this.sorted.widgets.get("knock_picker") ?? [], g.view, playing && hand.length > 0, g.hint);
     else this.knock.render([], null, false, null);
+    // The set being named is moot once it is no longer your turn to lay sets down.
+    if (this.rankChooser.active && !(myTurn && widgets.includes("rank_chooser") && g.phase === "play")) this.rankChooser.close();
 
     const hint = g.hint || (g.waiting ? this.waitingHint(g) : "");
     this.hintEl.hidden = !hint;
@@ -528,9 +533,31 @@ export class GameUI {
     return items;
   }
 
-  /** Escape: stop knocking, close the sheet. True when something was closed. */
+  /**
+   * A table operation about to be sent. In a game with the rank chooser (Pennies), cards of your
+   * hand dropped together on "New meld" that could be a set of two ranks are held back: the
+   * chooser asks which, and the meld goes as a `game` command naming it. True: held back.
+   */
+  interceptDrop(op: Op): boolean {
+    const g = this.game;
+    if (!g || g.waiting || !(g.widgets ?? []).includes("rank_chooser")) return false;
+    if (op.op !== "move_many" || op.to !== "newmeld") return false;
+    const cards = op.ids.map((id) => this.cardAt(id));
+    if (cards.some((c) => c === null || c.source !== "hand" || c.face === undefined)) return false;
+    const req = g.view?.requirement as { wild_ranks?: unknown } | null | undefined;
+    const wild = Array.isArray(req?.wild_ranks) ? req.wild_ranks.filter((r): r is number => typeof r === "number") : [];
+    const faces = cards.map((c) => (c as CardAt).face as string);
+    const ranks = setRanks(faces, wild);
+    if (ranks.length < 2) return false;
+    this.host.s.selected.clear();
+    this.rankChooser.ask(faces, ranks);
+    return true;
+  }
+
+  /** Escape: stop knocking or naming a set, close the sheet. True when something was closed. */
   escape(): boolean {
     if (this.knock.escape()) return true;
+    if (this.rankChooser.escape()) return true;
     if (this.sheetOpen) {
       this.closeSheet();
       return true;

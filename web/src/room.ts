@@ -302,6 +302,7 @@ export class Room implements DragHost {
       toast("Spectators can watch but not touch: take a seat to play.", "error");
       return;
     }
+    if (this.s.game && this.game.interceptDrop(op)) return; // a set whose rank is yours to name
     this.conn.op(op);
   };
 

@@ -2,7 +2,9 @@
 // `bid_pad` (Spades): the bid controls as a pad of buttons. `knock_picker` (Gin Rummy): a Knock
 // button that turns your hand into a chooser of the card to discard face down, each choice with
 // the deadwood it leaves, a Gin! shortcut, and your deadwood now. Both only show controls the
-// server sent; clicking one sends its action.
+// server sent; clicking one sends its action. `rank_chooser` (Pennies): cards dropped on "New
+// meld" that could be a set of two ranks (a 2, an ace and a joker when 2s and aces are wild)
+// are the player's to name: it asks "Set of 2s / Set of aces" and sends the meld with the rank.
 
 import { faceName, parseFace, shortName } from "./cards";
 import { h, setText, toggleClass } from "./dom";
@@ -181,6 +183,60 @@ export class KnockPicker {
     if (!this.on) return false;
     this.on = false;
     this.host.changed();
+    return true;
+  }
+}
+
+function rankPlural(r: number): string {
+  return ({ 1: "aces", 11: "jacks", 12: "queens", 13: "kings" } as Record<number, string>)[r] ?? `${r}s`;
+}
+
+/** Pennies' rank chooser: which rank is the set just dropped? */
+export class RankChooser {
+  readonly el: HTMLElement;
+
+  constructor(private host: WidgetHost) {
+    this.el = h("div", { class: "rank-chooser", "data-testid": "rank-chooser", role: "group", "aria-label": "Which rank is this set?", hidden: true });
+  }
+
+  get active(): boolean {
+    return !this.el.hidden;
+  }
+
+  /** Ask which of `ranks` the cards `faces` are a set of; a choice sends the meld. */
+  ask(faces: readonly string[], ranks: readonly number[]): void {
+    const cards = [...faces];
+    const names = cards.map(faceName);
+    const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names.join("");
+    const choices = ranks.map((r) => {
+      const b = h("button", { type: "button", class: "primary", "data-testid": "rank-choice", "data-rank": r }, `Set of ${rankPlural(r)}`);
+      b.addEventListener("click", () => {
+        this.close();
+        this.host.act({ type: "meld", melds: [{ cards, rank: r }] });
+      });
+      return b;
+    });
+    const cancel = h("button", { type: "button", "data-testid": "rank-cancel" }, "Cancel");
+    cancel.addEventListener("click", () => this.close());
+    this.el.replaceChildren(
+      h("div", { class: "widget-title" }, `The ${list} could be a set of ${ranks.map(rankPlural).join(" or of ")}: which?`),
+      h("div", { class: "prompt-buttons" }, ...choices, cancel),
+    );
+    this.el.hidden = false;
+    this.host.changed();
+    choices[0]?.focus();
+  }
+
+  close(): void {
+    if (this.el.hidden) return;
+    this.el.hidden = true;
+    this.el.replaceChildren();
+    this.host.changed();
+  }
+
+  escape(): boolean {
+    if (!this.active) return false;
+    this.close();
     return true;
   }
 }

@@ -11,6 +11,7 @@ import {
   handOrder,
   pickAction,
   reorderMoves,
+  setRanks,
   sortControls,
   sortFaces,
   timerLeft,
@@ -161,4 +162,16 @@ test("a prompt reads as a question, and its yes button says the verb", () => {
   assert.equal(questionText("Buy the 7 of hearts for 1 penny?"), "Buy the 7 of hearts for 1 penny?");
   assert.equal(yesText("Do you want the upcard?"), "Yes");
   assert.equal(yesText("7 of hearts?"), "Yes");
+});
+
+test("a set that could be two ranks is asked about: 2s and aces wild, all wild cards", () => {
+  const round5 = [0, 2, 1];
+  assert.deepEqual(setRanks(["H2", "S1", "J1"], round5), [1, 2]);
+  assert.deepEqual(setRanks(["H2", "D2", "S1"], round5), [1, 2]);
+  assert.deepEqual(setRanks(["H2", "H2", "S1"], round5), [1]); // two 2 of hearts: aces only
+  assert.deepEqual(setRanks(["H9", "S9", "C2"], round5), [9]);
+  assert.deepEqual(setRanks(["H2", "S1", "J1"], [0, 2]), [1]); // aces not wild: a set of aces
+  assert.deepEqual(setRanks(["H2", "S1"], round5), []); // not a set
+  assert.deepEqual(setRanks(["J1", "J2", "J1"], round5), []);
+  assert.deepEqual(setRanks(["H2", "S1", "xyz"], round5), []);
 });
