@@ -102,17 +102,20 @@ import functools
 import itertools
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct
 from msgspec.structs import replace
 
 from plugins.base import (
+    EVERYONE,
     Engine,
+    Flow,
     GameInfo,
     OptionSpec,
     Outcome,
+    Phase,
     Rejection,
     RevealLine,
     Scheduled,
@@ -122,6 +125,7 @@ from plugins.base import (
     plain,
 )
 from plugins.cards import bad_card, card_name, deck, is_card, rank, rank_name, sort_key
+from plugins.pennies import actions as moves
 from plugins.pennies.chart import (
     ROUNDS,
     and_list,
@@ -240,9 +244,6 @@ class PenniesState(Struct, frozen=True):
     history: tuple[RoundResult, ...] = ()
     result: GameResult | None = None
     last_move: LastMove | None = None
-
-
-Handler = Callable[[PenniesState, int, dict[str, Any]], "PenniesState | Rejection"]
 
 
 # ------------------------------------------------------------------------------- the cards
@@ -571,21 +572,75 @@ def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*values[:i], value, *values[i + 1 :])
 
 
-_ACTIONS = ("buy", "decline", "pass", "meld", "lay_off", "discard", "next_round")
-_ALLOWED: dict[str, frozenset[str]] = {
-    BUY: frozenset({"buy", "decline"}),
-    OFFER: frozenset({"buy", "pass"}),
-    PLAY: frozenset({"meld", "lay_off", "discard"}),
-    ROUND_OVER: frozenset({"next_round"}),
-    GAME_OVER: frozenset(),
+def _offered_elsewhere(state: PenniesState) -> str:
+    assert state.offer is not None
+    return f"The {card_name(state.offer.card)} is being offered to another player."
+
+
+# Who may do what, when (the flow's gate asks it for every move; see plugins.base.Flow). Who
+# may act is the engine's to_act: the player whose turn it is, or the one a discard is being
+# offered to out of turn (a buy outside one's turn).
+_PHASES: dict[str, Phase[PenniesState]] = {
+    BUY: Phase(frozenset({"buy", "decline"}),
+               "First buy the top discard for a penny or decline it and draw from the stock."),
+    OFFER: Phase(frozenset({"buy", "pass"}), "The discard is being offered: buy it or pass.",
+                 wait=_offered_elsewhere),
+    PLAY: Phase(frozenset({"meld", "lay_off", "discard"}),
+                "You have drawn: meld, lay off, or discard to end your turn."),
+    ROUND_OVER: Phase(frozenset({"next_round"}),
+                      "This round is over; deal the next round to keep playing.", actors=EVERYONE),
+    GAME_OVER: Phase(frozenset(), "The game is over.", over=True),
 }
-_HINT: dict[str, str] = {
-    BUY: "First buy the top discard for a penny or decline it and draw from the stock.",
-    OFFER: "The discard is being offered: buy it or pass.",
-    PLAY: "You have drawn: meld, lay off, or discard to end your turn.",
-    ROUND_OVER: "This round is over; deal the next round to keep playing.",
-    GAME_OVER: "The game is over.",
-}
+
+
+def _bad_player(state: PenniesState) -> Rejection:
+    return Rejection("bad_player", f"Only players 1 to {state.players} can make moves.")
+
+
+def _bad_cards(cards: object, how: str) -> Rejection:
+    """A list of cards that is not a non-empty list of card codes; ``how`` shows the shape."""
+    if isinstance(cards, list) and cards:
+        bad = next((c for c in cards if not is_card(c, jokers=True)), None)
+        if bad is not None:
+            return bad_card(bad, jokers=True)
+    return Rejection("bad_action", how)
+
+
+def _bad_sets(state: PenniesState, player: int | None, specs: object) -> Rejection:
+    """Which part of a meld's ``melds`` is malformed, in the words for that part."""
+    if not isinstance(specs, list) or not specs:
+        return Rejection(
+            "bad_action", 'List the sets, e.g. "melds": [{"cards": ["H5", "S5", "J1"]}].'
+        )
+    for spec in specs:
+        if not isinstance(spec, dict):
+            return Rejection("bad_action", 'Each meld is written like {"cards": [...]}.')
+        cards = spec.get("cards")
+        if not isinstance(cards, list) or not all(is_card(c, jokers=True) for c in cards):
+            return _bad_cards(cards, 'Each meld lists its "cards", e.g. ["H5", "S5", "J1"].')
+        named = spec.get("rank")
+        if named is not None and not (_is_int(named) and 1 <= named <= 13):
+            return Rejection("bad_rank", f"{named!r} is not a rank: use 1 (ace) to 13 (king).")
+    return Rejection("bad_action", 'Each meld is written like {"cards": [...]}.')
+
+
+def _not_opened(state: PenniesState) -> Rejection:
+    row = state.options.chart[state.round_no - 1]  # Pennies.requirement
+    return Rejection(
+        "not_opened",
+        "You can lay off only after your first meld of the round "
+        f"({sets_text(row.first_meld)}), or onto a set you laid this turn.",
+    )
+
+
+def _bad_target(state: PenniesState, player: int | None, target: object) -> Rejection:
+    """A lay-off's ``meld`` that is not ``{"player": p, "index": i}``."""
+    assert player is not None
+    if not state.opened[player]:
+        return _not_opened(state)
+    if not isinstance(target, dict):
+        return Rejection("bad_action", 'Say which meld: "meld": {"player": 0, "index": 0}.')
+    return Rejection("no_such_meld", "There is no such meld on the table.")
 
 
 class Pennies:
@@ -616,15 +671,35 @@ class Pennies:
     )
 
     def __init__(self) -> None:
-        self._handlers: dict[str, Handler] = {
-            "buy": self._do_buy,
-            "decline": self._do_decline,
-            "pass": self._do_pass,
-            "meld": self._do_meld,
-            "lay_off": self._do_lay_off,
-            "discard": self._do_discard,
-            "next_round": self._do_next_round,
-        }
+        self._flow: Flow[PenniesState] = Flow(
+            title="Pennies",
+            moves=moves.PenniesAction,
+            phases=_PHASES,
+            handlers={
+                "buy": self._do_buy,
+                "decline": self._do_decline,
+                "pass": self._do_pass,
+                "meld": self._do_meld,
+                "lay_off": self._do_lay_off,
+                "discard": self._do_discard,
+                "next_round": self._do_next_round,
+            },
+            players=lambda state: state.players,
+            actors=self.to_act,
+            example=("buy", "discard"),
+            bad_player=_bad_player,
+            no_player=_bad_player,
+            anyone=frozenset({"next_round"}),
+            lapse=frozenset({"pass"}),
+            elsewhere={"next_round": "This round is still being played."},
+            fields={
+                "melds": _bad_sets,
+                "meld": _bad_target,
+                "cards": lambda state, player, cards: _bad_cards(
+                    cards, 'List the cards, e.g. "cards": ["H5", "S5", "J1"].'),
+                "card": lambda state, player, card: bad_card(card, jokers=True),
+            },
+        )
 
     # ------------------------------------------------------------------------- setup
 
@@ -922,37 +997,10 @@ class Pennies:
     def apply(
         self, state: PenniesState, player: int | None, action: dict[str, Any]
     ) -> PenniesState | Rejection:
-        """Apply ``action`` by ``player``: a new state, or a :class:`Rejection` saying why not."""
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            return Rejection("bad_action", 'A move must have a "type", such as "buy" or "discard".')
-        kind = action["type"]
-        if kind not in _ACTIONS:
-            return Rejection("unknown_action", f"Pennies has no move called {kind!r}.")
-        if player is None and state.phase == OFFER and kind == "pass":
-            assert state.offer is not None
-            player = state.offer.player  # an offer lapsing on its own
-        if not _is_int(player) or not 0 <= player < state.players:  # type: ignore[operator]
-            return Rejection("bad_player", f"Only players 1 to {state.players} can make moves.")
-        assert player is not None
-        phase = state.phase
-        if phase == GAME_OVER:
-            return Rejection("game_over", "The game is over; no more moves can be made.")
-        if phase == ROUND_OVER:
-            if kind != "next_round":
-                return Rejection("wrong_phase", _HINT[ROUND_OVER])
-        elif kind == "next_round":
-            return Rejection("wrong_phase", "This round is still being played.")
-        elif player not in self.to_act(state):
-            if phase == OFFER:
-                assert state.offer is not None
-                return Rejection(
-                    "not_your_turn",
-                    f"The {card_name(state.offer.card)} is being offered to another player.",
-                )
-            return Rejection("not_your_turn", "It's not your turn.")
-        if kind not in _ALLOWED[phase]:
-            return Rejection("wrong_phase", _HINT[phase])
-        return self._handlers[kind](state, player, action)
+        """Apply ``action`` by ``player``: a new state, or a :class:`Rejection` saying why not
+        (the flow's gate: player, shape, phase, turn, fields; then the move's handler). An
+        unanswered offer lapses as the game's ``pass`` (``player`` ``None``)."""
+        return self._flow.apply(state, player, action)
 
     def _draw(self, state: PenniesState, count: int) -> tuple[tuple[str, ...], PenniesState, bool]:
         """Take ``count`` stock cards, reshuffling the discard pile under its top card into the
@@ -994,7 +1042,7 @@ class Pennies:
         )
 
     def _do_buy(
-        self, state: PenniesState, player: int, action: dict[str, Any]
+        self, state: PenniesState, player: int, action: moves.Buy
     ) -> PenniesState | Rejection:
         if state.pennies[player] <= 0:
             return Rejection(
@@ -1004,7 +1052,7 @@ class Pennies:
             return Rejection("empty_discard", "There is no discard to buy: decline and draw.")
         return self._take_discard(state, player)
 
-    def _do_decline(self, state: PenniesState, player: int, action: dict[str, Any]) -> PenniesState:
+    def _do_decline(self, state: PenniesState, player: int, action: moves.Decline) -> PenniesState:
         top = state.discard[-1] if state.discard else None
         drawn, after, reshuffled = self._draw(state, 1)
         after = replace(
@@ -1024,7 +1072,7 @@ class Pennies:
             return after
         return replace(after, phase=OFFER, offer=Offer(top, queue[0], queue[1:], by))
 
-    def _do_pass(self, state: PenniesState, player: int, action: dict[str, Any]) -> PenniesState:
+    def _do_pass(self, state: PenniesState, player: int, action: moves.Pass) -> PenniesState:
         offer = state.offer
         assert offer is not None
         move = LastMove(player, "pass", offer.card)
@@ -1055,28 +1103,17 @@ class Pennies:
         return list(cards)
 
     def _do_meld(
-        self, state: PenniesState, player: int, action: dict[str, Any]
+        self, state: PenniesState, player: int, action: moves.Meld
     ) -> PenniesState | Rejection:
-        specs = action.get("melds")
-        if not isinstance(specs, list) or not specs:
-            return Rejection(
-                "bad_action", 'List the sets, e.g. "melds": [{"cards": ["H5", "S5", "J1"]}].'
-            )
         wild = self.wild(state)
         melds: list[Meld] = []
         every: list[str] = []
-        for spec in specs:
-            if not isinstance(spec, dict):
-                return Rejection("bad_action", 'Each meld is written like {"cards": [...]}.')
-            cards = spec.get("cards")
-            if not isinstance(cards, list):
-                return Rejection(
-                    "bad_action", 'Each meld lists its "cards", e.g. ["H5", "S5", "J1"].'
-                )
+        for spec in action.melds:
+            cards = spec.cards
             bad = next((c for c in cards if not is_card(c, jokers=True)), None)
-            if bad is not None or None in cards:
+            if bad is not None:
                 return bad_card(bad, jokers=True)
-            got = set_rank(cards, wild, spec.get("rank"))
+            got = set_rank(cards, wild, spec.rank)
             if isinstance(got, Rejection):
                 return got
             melds.append(Meld(got, arrange(cards, got)))
@@ -1126,32 +1163,16 @@ class Pennies:
         )
 
     def _do_lay_off(
-        self, state: PenniesState, player: int, action: dict[str, Any]
+        self, state: PenniesState, player: int, action: moves.LayOff
     ) -> PenniesState | Rejection:
-        target = action.get("meld")
+        owner, index = action.meld.player, action.meld.index
         own = state.melds[player]
-        pending = (  # before the first meld: only onto a set laid this turn
-            isinstance(target, dict)
-            and target.get("player") == player
-            and _is_int(target.get("index"))
-            and 0 <= target["index"] < len(own)
-        )
-        if not state.opened[player] and not pending:
-            row = self.requirement(state)
-            return Rejection(
-                "not_opened",
-                "You can lay off only after your first meld of the round "
-                f"({sets_text(row.first_meld)}), or onto a set you laid this turn.",
-            )
-        if not isinstance(target, dict):
-            return Rejection("bad_action", 'Say which meld: "meld": {"player": 0, "index": 0}.')
-        owner, index = target.get("player"), target.get("index")
-        if not (_is_int(owner) and 0 <= owner < state.players) or not (  # type: ignore[operator]
-            _is_int(index) and 0 <= index < len(state.melds[owner])  # type: ignore[index,operator]
-        ):
+        pending = owner == player and 0 <= index < len(own)  # before the first meld: onto a
+        if not state.opened[player] and not pending:  # set laid this turn only
+            return _not_opened(state)
+        if not (0 <= owner < state.players and 0 <= index < len(state.melds[owner])):
             return Rejection("no_such_meld", "There is no such meld on the table.")
-        assert isinstance(owner, int) and isinstance(index, int)
-        held = self._cards_from_hand(state, player, action.get("cards"))
+        held = self._cards_from_hand(state, player, list(action.cards))
         if isinstance(held, Rejection):
             return held
         meld = state.melds[owner][index]
@@ -1174,12 +1195,11 @@ class Pennies:
         return self._maybe_out(after, player)
 
     def _do_discard(
-        self, state: PenniesState, player: int, action: dict[str, Any]
+        self, state: PenniesState, player: int, action: moves.Discard
     ) -> PenniesState | Rejection:
-        card = action.get("card")
+        card = action.card
         if not is_card(card, jokers=True):
             return bad_card(card, jokers=True)
-        assert isinstance(card, str)
         hand = list(state.hands[player])
         if card not in hand:
             return Rejection("not_in_hand", f"You don't hold the {card_name(card)}.")
@@ -1201,7 +1221,7 @@ class Pennies:
         return replace(after, phase=BUY, turn=(player + 1) % state.players)
 
     def _do_next_round(
-        self, state: PenniesState, player: int, action: dict[str, Any]
+        self, state: PenniesState, player: int, action: moves.NextRound
     ) -> PenniesState:
         after = self._deal(state, state.round_no + 1, (state.dealer + 1) % state.players, None)
         return replace(after, last_move=LastMove(player, "next_round"))
