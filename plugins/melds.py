@@ -1,8 +1,9 @@
-"""Melds for every rummy-family game: checking sets and runs, laying off, and the best melding.
+"""The one meld library of every rummy-family game: checking sets and runs, laying off, and the
+best melding (Rummy and Pennies), plus Gin Rummy's fewest-deadwood search on one deck.
 
 Pure functions over the card codes of :mod:`plugins.cards` (``H1`` ace of hearts, ``S12`` queen
 of spades, ``J1``/``J2`` jokers). Hands may hold several identical codes (multi-deck games), so
-every function treats its cards as a multiset. Rummy and Pennies both use this module.
+every function treats its cards as a multiset. Rummy, Pennies and Gin Rummy use this module.
 
 Vocabulary
 ----------
@@ -48,11 +49,34 @@ fewest_cards=False) -> Arrangement``
 ``can_go_out(cards, *, table=(), discard=True, ...) -> bool``
     Whether ``cards`` can all be melded or laid off onto ``table``, keeping at most one card to
     discard when ``discard``. The lay-offs are greedy.
+
+Gin Rummy (one standard deck, distinct cards, no wild cards; sets of 3-4, runs of 3+)
+--------------------------------------------------------------------------------------
+``best_arrangement(cards) -> Deadwood`` and ``deadwood_points(cards) -> int``
+    The arrangement with the **fewest deadwood points** (as :func:`best_melds` counts them;
+    ties broken Gin's own way, which the game shows). ``Deadwood.melds`` is
+    ``list[list[str]]`` (by lowest card, cards in deck order), ``Deadwood.deadwood`` the rest.
+    With few candidate melds every single meld, pair and triple is tried (11 cards hold at most
+    3 melds), otherwise a memoised lowest-card-first search on bit masks; cached per hand.
+``arrangements(cards, cap=256) -> list[Deadwood]``
+    Every arrangement tied on the fewest deadwood points, :func:`best_arrangement`'s first.
+``arrangement_of(cards, melds) -> Deadwood``
+    The arrangement a player chose, checked (valid melds, disjoint, from ``cards``).
+``is_meld(cards) -> bool``, ``extend_meld(meld, card) -> list``
+    :func:`check_meld` and :func:`lay_off` with their defaults, as a yes/no and a list.
+``plan_most_layoffs(melds, cards)``, ``layoffs(melds, cards)``
+    Lay off **as many cards as possible** (deck order, a card fitting a run and a set goes on
+    the run), where :func:`plan_layoffs` lays off the most valuable first.
+``best_defence(melds, hand) -> (plan, Deadwood)``
+    The defender's lay-offs (possibly breaking their own melds) leaving the least deadwood.
+``parse(card)``, ``deadwood_value(card)``
+    A standard card's ``(suit, rank)`` and points, ``ValueError`` on a bad code.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
@@ -773,3 +797,425 @@ def can_go_out(
     plan = plan_layoffs(melds, arr.left, wild=wild, ranks=named, sets=sets, runs=runs,
                         min_len=min_len, max_set=max_set)
     return len(arr.left) - len(plan) <= allowed
+
+
+# --------------------------------------------------- one deck, fewest deadwood (Gin Rummy)
+#
+# Gin Rummy scores what is left, and shows the knocker's melds for the other player to lay off
+# onto: which of several equally good arrangements is chosen is part of the game, so this search
+# keeps its own order (fewest deadwood points, ties broken as listed under "Public API") on bit
+# masks of one standard deck (bit ``13 * suit + rank - 1``, :data:`_BIT`). Sets are 3-4 cards,
+# runs 3 or more, no wild cards: :func:`check_meld`'s defaults, so the meld and lay-off checks
+# are the ones above.
+
+
+@dataclass
+class Deadwood:
+    """Melds and deadwood of a hand; ``points`` is the deadwood total."""
+
+    melds: list[list[str]] = field(default_factory=list)
+    deadwood: list[str] = field(default_factory=list)
+    points: int = 0
+
+
+_INDEX: dict[str, int] = {code: i for i, code in enumerate(STANDARD)}
+_SUIT_MASK = (1 << 13) - 1
+
+
+def parse(card: str) -> tuple[str, int]:
+    """A standard card as ``(suit, rank)``, e.g. ``("S", 12)``; ``ValueError`` on a bad code."""
+    try:
+        i = _INDEX[card]
+    except (KeyError, TypeError):
+        raise ValueError(f"not a card code: {card!r}") from None
+    return STANDARD[i][0], i % 13 + 1
+
+
+def deadwood_value(card: str) -> int:
+    """Deadwood points of one standard card (:func:`plugins.cards.points`); ``ValueError`` on
+    a bad code."""
+    try:
+        return _BIT_POINTS[_INDEX[card]]
+    except (KeyError, TypeError):
+        raise ValueError(f"not a card code: {card!r}") from None
+
+
+def is_meld(cards: Sequence[str]) -> bool:
+    """Whether ``cards`` form one meld: a set of 3-4 of a rank or a run of 3+ in a suit."""
+    return check_meld(cards) is None
+
+
+def extend_meld(meld: Sequence[str], card: str) -> list[str]:
+    """``meld`` (no wild cards) with ``card`` laid off onto it, in deck order; ``ValueError``
+    if it doesn't fit."""
+    if not can_lay_off(meld, card):
+        raise ValueError(f"{card} does not fit on {list(meld)}")
+    return sorted([*meld, card], key=_order)
+
+
+def _suit_values() -> tuple[int, ...]:
+    """Deadwood total of every 13-bit pattern of one suit."""
+    table = [0] * (1 << 13)
+    for p in range(1, 1 << 13):
+        low = p & -p
+        table[p] = table[p ^ low] + _BIT_POINTS[low.bit_length() - 1]
+    return tuple(table)
+
+
+_SUIT_VALUE = _suit_values()
+
+
+def _to_mask(cards: Iterable[str]) -> int:
+    mask = 0
+    count = 0
+    bits = _BIT
+    for c in cards:
+        try:
+            mask |= bits[c]
+        except (KeyError, TypeError):
+            raise ValueError(f"not a card code: {c!r}") from None
+        count += 1
+    if mask.bit_count() != count:
+        raise ValueError("a card appears twice")
+    return mask
+
+
+def _mask_cards(mask: int) -> list[str]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(STANDARD[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def _mask_value(mask: int) -> int:
+    return (
+        _SUIT_VALUE[mask & _SUIT_MASK]
+        + _SUIT_VALUE[(mask >> 13) & _SUIT_MASK]
+        + _SUIT_VALUE[(mask >> 26) & _SUIT_MASK]
+        + _SUIT_VALUE[mask >> 39]
+    )
+
+
+@lru_cache(maxsize=1 << 13)
+def _suit_runs(bits: int) -> tuple[tuple[int, int], ...]:
+    """Every run (length >= 3) inside one suit's 13-bit pattern: (pattern, value)."""
+    runs: list[tuple[int, int]] = []
+    r = 0
+    while r < 13:
+        if not (bits >> r) & 1:
+            r += 1
+            continue
+        start = r
+        while r < 13 and (bits >> r) & 1:
+            r += 1
+        for a in range(start, r - 2):
+            run = 0
+            value = 0
+            for b in range(a, r):
+                run |= 1 << b
+                value += _BIT_POINTS[b]
+                if b - a >= 2:
+                    runs.append((run, value))
+    return tuple(runs)
+
+
+def _rank_sets() -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For rank r and 4-bit suit pattern p (index ``r * 16 + p``): the sets, as (mask, value)."""
+    table: list[tuple[tuple[int, int], ...]] = []
+    for r in range(13):
+        for p in range(16):
+            bits = [1 << (13 * s + r) for s in range(4) if p >> s & 1]
+            v = _BIT_POINTS[r]
+            sets: list[tuple[int, int]] = []
+            if len(bits) == 4:
+                full = bits[0] | bits[1] | bits[2] | bits[3]
+                sets.append((full, 4 * v))
+                sets.extend((full ^ b, 3 * v) for b in bits)
+            elif len(bits) == 3:
+                sets.append((bits[0] | bits[1] | bits[2], 3 * v))
+            table.append(tuple(sets))
+    return tuple(table)
+
+
+_RANK_SETS = _rank_sets()
+
+
+def _candidate_melds(mask: int) -> list[tuple[int, int]]:
+    """Every set and run contained in ``mask``, as ``(meld mask, meld value)``."""
+    melds: list[tuple[int, int]] = []
+    suits = [(mask >> (13 * s)) & _SUIT_MASK for s in range(4)]
+    for s, bits in enumerate(suits):
+        if bits & (bits >> 1) & (bits >> 2):  # three in a row somewhere
+            shift = 13 * s
+            melds.extend((run << shift, v) for run, v in _suit_runs(bits))
+    c, d, h, sp = suits
+    three = (c & d & h) | (c & d & sp) | (c & h & sp) | (d & h & sp)
+    while three:
+        low = three & -three
+        r = low.bit_length() - 1
+        pattern = (c >> r & 1) | (d >> r & 1) << 1 | (h >> r & 1) << 2 | (sp >> r & 1) << 3
+        melds.extend(_RANK_SETS[r * 16 + pattern])
+        three ^= low
+    return melds
+
+
+_FEW_MELDS = 12
+
+
+def _solve_few(melds: list[tuple[int, int]], total: int) -> tuple[tuple[int, ...], int]:
+    """Best packing when there are few candidate melds: 11 cards hold at most 3 disjoint
+    melds, so try every single meld, pair and triple directly."""
+    best = 0
+    chosen: tuple[int, ...] = ()
+    n = len(melds)
+    for i in range(n):
+        m1, v1 = melds[i]
+        if v1 > best:
+            best, chosen = v1, (m1,)
+        for j in range(i + 1, n):
+            m2, v2 = melds[j]
+            if m1 & m2:
+                continue
+            both = m1 | m2
+            if v1 + v2 > best:
+                best, chosen = v1 + v2, (m1, m2)
+            for k in range(j + 1, n):
+                m3, v3 = melds[k]
+                if not both & m3 and v1 + v2 + v3 > best:
+                    best, chosen = v1 + v2 + v3, (m1, m2, m3)
+    return chosen, total - best
+
+
+@lru_cache(maxsize=1 << 16)
+def _solve(mask: int) -> tuple[tuple[int, ...], int]:
+    """Best arrangement of the hand ``mask``: (meld masks, deadwood points)."""
+    total = _mask_value(mask)
+    melds = _candidate_melds(mask)
+    if not melds:
+        return (), total
+    if len(melds) <= _FEW_MELDS and mask.bit_count() <= 11:
+        return _solve_few(melds, total)
+    by_card: dict[int, list[tuple[int, int]]] = {}
+    meldable = 0
+    for m, v in melds:
+        meldable |= m
+        rest = m
+        while rest:
+            low = rest & -rest
+            by_card.setdefault(low, []).append((m, v))
+            rest ^= low
+    memo: dict[int, tuple[int, int]] = {}
+
+    def go(rem: int) -> int:
+        """Maximum melded value within ``rem``; records the chosen meld per state."""
+        if not rem:
+            return 0
+        hit = memo.get(rem)
+        if hit is not None:
+            return hit[0]
+        low = rem & -rem
+        best = go(rem ^ low)  # the lowest card stays deadwood
+        choice = 0
+        for m, v in by_card[low]:
+            if m & rem == m:
+                got = v + go(rem ^ m)
+                if got > best:
+                    best, choice = got, m
+        memo[rem] = (best, choice)
+        return best
+
+    melded = go(meldable)
+    chosen: list[int] = []
+    rem = meldable
+    while rem:
+        _, choice = memo[rem]
+        if choice:
+            chosen.append(choice)
+            rem ^= choice
+        else:
+            rem ^= rem & -rem
+    return tuple(chosen), total - melded
+
+
+def best_arrangement(cards: Iterable[str]) -> Deadwood:
+    """The arrangement of ``cards`` (distinct standard cards) with the fewest deadwood points.
+
+    Melds are listed by their lowest card; cards inside a meld and the deadwood are in deck
+    order. Raises ``ValueError`` for a bad or repeated card code.
+    """
+    melds, deadwood, points_left = _arranged(_to_mask(cards))
+    return Deadwood(melds=[list(m) for m in melds], deadwood=list(deadwood), points=points_left)
+
+
+@lru_cache(maxsize=1 << 14)
+def _arranged(mask: int) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
+    """:func:`best_arrangement` as card codes, cached (immutable, copied by the caller)."""
+    chosen, points_left = _solve(mask)
+    melded = 0
+    for m in chosen:
+        melded |= m
+    ordered = sorted(chosen, key=lambda m: m & -m)  # by lowest card
+    melds = tuple(tuple(_mask_cards(m)) for m in ordered)
+    return melds, tuple(_mask_cards(mask & ~melded)), points_left
+
+
+def deadwood_points(cards: Iterable[str]) -> int:
+    """Deadwood points of the best arrangement of ``cards``."""
+    return _solve(_to_mask(cards))[1]
+
+
+def _as_deadwood(mask: int, chosen: Iterable[int]) -> Deadwood:
+    ordered = sorted(chosen, key=lambda m: m & -m)  # by lowest card
+    melded = 0
+    for m in ordered:
+        melded |= m
+    rest = mask & ~melded
+    return Deadwood(
+        melds=[_mask_cards(m) for m in ordered],
+        deadwood=_mask_cards(rest),
+        points=_mask_value(rest),
+    )
+
+
+def arrangements(cards: Iterable[str], cap: int = 256) -> list[Deadwood]:
+    """Every arrangement of ``cards`` with the least deadwood points, at most ``cap`` of them.
+
+    The first is :func:`best_arrangement`'s; the others tie with it on points but meld other
+    cards or split them differently (a set of three fours instead of a 4 in a run, a run of
+    six as two runs of three). Raises ``ValueError`` for a bad or repeated card code.
+    """
+    mask = _to_mask(cards)
+    default_melds, points_left = _solve(mask)
+    want = _mask_value(mask) - points_left
+    by_card: dict[int, list[tuple[int, int]]] = {}
+    meldable = 0
+    for m, v in _candidate_melds(mask):
+        meldable |= m
+        low = m & -m
+        by_card.setdefault(low, []).append((m, v))
+    found: list[tuple[int, ...]] = []
+
+    def go(rem: int, need: int, chosen: tuple[int, ...]) -> None:
+        """Packings of melds from ``rem`` worth exactly ``need`` more, lowest card first."""
+        if len(found) >= cap:
+            return
+        if need == 0:
+            found.append(chosen)
+            return
+        if not rem or _mask_value(rem) < need:
+            return
+        low = rem & -rem
+        for m, v in by_card.get(low, ()):
+            if m & rem == m and v <= need:
+                go(rem ^ m, need - v, (*chosen, m))
+        go(rem ^ low, need, chosen)  # the lowest card stays deadwood (or is melded no more)
+
+    go(meldable, want, ())
+    default = frozenset(default_melds)
+    found.sort(key=lambda packing: frozenset(packing) != default)  # stable: default first
+    if not found or frozenset(found[0]) != default:
+        found.insert(0, default_melds)
+        found = found[:cap]
+    return [_as_deadwood(mask, packing) for packing in found]
+
+
+def arrangement_of(cards: Iterable[str], melds: Sequence[Sequence[str]]) -> Deadwood:
+    """The arrangement of ``cards`` a player chose: each of ``melds`` must be a valid meld of
+    cards from ``cards``, no card in two melds; everything else is deadwood. Melds come back in
+    the usual order (by lowest card, cards in deck order). ``ValueError`` says what is wrong."""
+    mask = _to_mask(cards)
+    used = 0
+    chosen: list[int] = []
+    for meld in melds:
+        if not is_meld(meld):
+            raise ValueError(f"not a meld: {list(meld)}")
+        m = _to_mask(meld)
+        if m & ~mask:
+            raise ValueError(f"not in the hand: {_mask_cards(m & ~mask)}")
+        if m & used:
+            raise ValueError(f"in two melds: {_mask_cards(m & used)}")
+        used |= m
+        chosen.append(m)
+    return _as_deadwood(mask, chosen)
+
+
+def plan_most_layoffs(
+    melds: Sequence[Sequence[str]], cards: Iterable[str]
+) -> list[tuple[str, int]]:
+    """The most cards of ``cards`` that can be laid off onto ``melds`` (no wild cards),
+    repeatedly, as ``(card, meld index)`` pairs in an order that works one by one.
+
+    Unlike :func:`plan_layoffs` (highest value first) it takes the cards in deck order and
+    lays off as many as possible: a card that fits both a run and a set goes on the run, which
+    never loses anything (only that card could complete the set). ``ValueError`` if one of
+    ``melds`` is not a meld."""
+    current = [list(m) for m in melds]
+    for m in current:
+        if _kind(m) is None:
+            raise ValueError(f"not a meld: {m}")
+    remaining = sorted(cards, key=_deck_index)
+    plan: list[tuple[str, int]] = []
+    changed = True
+    while changed and remaining:
+        changed = False
+        for card in list(remaining):
+            fits = [j for j, m in enumerate(current) if can_lay_off(m, card)]
+            if not fits:
+                continue
+            runs = [j for j in fits if _kind(current[j]) == RUN]
+            j = (runs or fits)[0]
+            current[j] = sorted([*current[j], card], key=_order)
+            remaining.remove(card)
+            plan.append((card, j))
+            changed = True
+    return plan
+
+
+def _kind(meld: Sequence[str]) -> str | None:
+    """``"set"``, ``"run"`` or ``None`` for a meld without wild cards (cached)."""
+    shape = _plain_shape(tuple(meld), True, True, 3, 4)
+    return shape[0] if shape is not None else None
+
+
+def _deck_index(card: str) -> int:
+    """The card's place 0..51 in deck order; ``ValueError`` on a bad code."""
+    try:
+        return _INDEX[card]
+    except (KeyError, TypeError):
+        raise ValueError(f"not a card code: {card!r}") from None
+
+
+def layoffs(melds: Sequence[Sequence[str]], cards: Iterable[str]) -> list[str]:
+    """The cards of :func:`plan_most_layoffs`, in lay-off order."""
+    return [card for card, _ in plan_most_layoffs(melds, cards)]
+
+
+def best_defence(
+    melds: Sequence[Sequence[str]], hand: Iterable[str]
+) -> tuple[list[tuple[str, int]], Deadwood]:
+    """The defender's best lay-offs against ``melds`` and the arrangement of what remains.
+
+    Tries every subset of the cards that could be laid off (the defender may break one of their
+    own melds to lay off cards); keeps the one leaving the fewest deadwood points, preferring
+    fewer lay-offs on a tie.
+    """
+    cards = sorted(hand, key=_deck_index)
+    possible = plan_most_layoffs(melds, cards)
+    order = [c for c, _ in possible]
+    best_plan: list[tuple[str, int]] = []
+    best = best_arrangement(cards)
+    if not possible:
+        return best_plan, best
+    n = len(order)
+    for bits in sorted(range(1, 1 << n), key=lambda b: b.bit_count()):
+        chosen = [order[i] for i in range(n) if bits >> i & 1]
+        plan = plan_most_layoffs(melds, chosen)
+        if len(plan) != len(chosen):
+            continue  # not layable without a card left out of this subset
+        gone = set(chosen)
+        rest = best_arrangement(c for c in cards if c not in gone)
+        if rest.points < best.points:
+            best_plan, best = plan, rest
+    return best_plan, best

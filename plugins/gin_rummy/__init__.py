@@ -1,14 +1,13 @@
-"""Gin Rummy plugin: the pure rules engine, the meld solver and a simple bot.
+"""Gin Rummy plugin: the pure rules engine, its table binding and a simple bot.
 
 ``ENGINE`` is the ready-made :class:`GinRummy` instance (contract v2), :func:`choose_action`
-the bot; :func:`best_arrangement`, :func:`arrangements` and :func:`layoffs` are the meld
-helpers (see :mod:`plugins.gin_rummy.melds`).
+the bot, ``GAME`` the three registered together. The melds (the fewest-deadwood search, tied
+arrangements, lay-offs) are Gin's part of the shared meld library, :mod:`plugins.melds`.
 """
 
 from plugins.game import Game
 from plugins.gin_rummy.binding import BINDING
 from plugins.gin_rummy.bot import choose_action
-from plugins.gin_rummy.melds import Arrangement, arrangements, best_arrangement, layoffs
 from plugins.gin_rummy.rules import ENGINE, GinRummy, GinState
 
 GAME = Game(engine=ENGINE, binding=BINDING, bot=choose_action)
@@ -17,11 +16,7 @@ __all__ = [
     "BINDING",
     "GAME",
     "ENGINE",
-    "Arrangement",
     "GinRummy",
     "GinState",
-    "arrangements",
-    "best_arrangement",
     "choose_action",
-    "layoffs",
 ]

@@ -26,14 +26,14 @@ from functools import lru_cache
 from typing import Any
 
 from plugins.base import Engine
-from plugins.gin_rummy.melds import (
+from plugins.cards import deck as full_deck
+from plugins.melds import (
     arrangements,
     best_arrangement,
     best_defence,
     can_lay_off,
     deadwood_points,
     deadwood_value,
-    full_deck,
 )
 
 HAND_SIZE = 10

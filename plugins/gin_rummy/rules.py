@@ -163,20 +163,18 @@ from plugins.base import (
     load_state,
     plain,
 )
-from plugins.cards import bad_card, card_name, card_names
+from plugins.cards import bad_card, card_name, card_names, is_card, sort_cards
+from plugins.cards import deck as full_deck
 from plugins.gin_rummy import actions as moves
-from plugins.gin_rummy.melds import (
-    Arrangement,
+from plugins.melds import Deadwood as Arrangement
+from plugins.melds import (
     arrangement_of,
     best_arrangement,
     can_lay_off,
     deadwood_points,
     deadwood_value,
     extend_meld,
-    full_deck,
-    is_card,
     is_meld,
-    sort_cards,
 )
 
 UPCARD = "upcard"

@@ -14,8 +14,8 @@ import random
 from typing import Any
 
 from plugins.gin_rummy.bot import choose_action
-from plugins.gin_rummy.melds import deadwood_points
 from plugins.gin_rummy.rules import ENGINE
+from plugins.melds import deadwood_points
 from plugins.registry import GAMES
 from server.http import ROOMS_KEY
 from tests.browser.conftest import (

@@ -20,8 +20,8 @@ from msgspec.structs import replace
 from plugins.base import Rejection
 from plugins.gin_rummy import ENGINE, GinState, choose_action
 from plugins.gin_rummy.bot import expected_layoffs, knock_layout
-from plugins.gin_rummy.melds import arrangements, best_arrangement, best_defence
 from plugins.gin_rummy.rules import GAME_OVER, HAND_OVER
+from plugins.melds import arrangements, best_arrangement, best_defence
 from plugins.simulate import simulate
 from tests.plugins.test_gin_rules import knock_state, ok
 

@@ -12,8 +12,8 @@ import pytest
 from msgspec.structs import replace
 
 from plugins.base import Engine, InvalidState, Outcome, Rejection, RevealLine, Scoreboard
+from plugins.cards import deck as full_deck
 from plugins.gin_rummy import ENGINE, GinState
-from plugins.gin_rummy.melds import full_deck
 from plugins.gin_rummy.rules import DISCARD, DRAW, GAME_OVER, HAND_OVER, LAYOFF, UPCARD
 from tests.plugins.test_contract import _mutated
 from tests.plugins.test_gin_rules import (

@@ -1,4 +1,6 @@
-"""Gin Rummy meld solver and lay-offs (rules 1-3 and 9), checked against a plain brute force."""
+"""Gin Rummy's part of the meld library (:mod:`plugins.melds`: the one-deck fewest-deadwood
+search, its tied arrangements, lay-offs as many as possible and the defence; rules 1-3 and 9),
+checked against a plain brute force."""
 
 from __future__ import annotations
 
@@ -9,23 +11,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plugins.gin_rummy import best_arrangement, layoffs
-from plugins.gin_rummy.melds import (
+from plugins.cards import card_name
+from plugins.cards import deck as full_deck
+from plugins.melds import (
     _arranged,
     _solve,
     arrangement_of,
     arrangements,
+    best_arrangement,
     best_defence,
     can_lay_off,
-    card_name,
     deadwood_points,
     deadwood_value,
     extend_meld,
-    full_deck,
     is_meld,
+    layoffs,
     parse,
-    plan_layoffs,
 )
+from plugins.melds import plan_most_layoffs as plan_layoffs
 
 # --------------------------------------------------------------------------- brute force
 

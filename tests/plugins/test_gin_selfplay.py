@@ -16,10 +16,10 @@ import pytest
 from msgspec.structs import replace
 
 from plugins.base import Rejection
-from plugins.cards import card_name
+from plugins.cards import card_name, sort_cards
+from plugins.cards import deck as full_deck
 from plugins.gin_rummy import ENGINE, GinRummy, GinState
 from plugins.gin_rummy.bot import choose_action
-from plugins.gin_rummy.melds import full_deck, sort_cards
 from plugins.gin_rummy.rules import DISCARD, DRAW, GAME_OVER, HAND_OVER, LAYOFF, UPCARD
 from plugins.simulate import Bot, drive, one_at_random
 

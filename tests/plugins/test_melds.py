@@ -12,16 +12,21 @@ import pytest
 from plugins.cards import deck, points
 from plugins.melds import (
     arrange,
+    best_arrangement,
     best_melds,
     can_go_out,
     can_lay_off,
     check_meld,
     check_run,
     check_set,
+    deadwood_points,
+    extend_meld,
+    is_meld,
     lay_off,
     lay_off_problem,
     meld_kind,
     plan_layoffs,
+    plan_most_layoffs,
     set_ranks,
 )
 
@@ -301,6 +306,26 @@ def test_search_matches_brute_force_one_deck() -> None:
         melded_value = sum(points(c) for m in arr.melds for c in m)
         assert (melded_value, arr.melded) == brute_best(hand)
         assert arr.points == sum(points(c) for c in arr.left)
+
+
+def test_gin_and_the_general_search_agree_on_one_deck() -> None:
+    """The two searches of the one library: Gin's fewest deadwood is the general search's
+    fewest points left, its melds are melds by the shared check, and a Gin lay-off is the
+    shared lay-off."""
+    rng = random.Random(21)
+    cards = deck()
+    for _ in range(400):
+        hand = rng.sample(cards, rng.choice((7, 10, 11)))
+        gin = best_arrangement(hand)
+        assert gin.points == best_melds(hand).points == deadwood_points(hand)
+        assert all(check_meld(m) is None and is_meld(m) for m in gin.melds)
+        for meld in gin.melds:
+            for card in cards:
+                if card not in meld and can_lay_off(meld, card):
+                    assert extend_meld(meld, card) == list(lay_off(meld, card))
+        kept = [c for c in cards if c not in hand][:10]
+        plan = plan_most_layoffs(gin.melds, kept)
+        assert len(plan) >= len(plan_layoffs(gin.melds, kept))  # as many as possible
 
 
 def test_search_matches_brute_force_wild_multideck() -> None:
