@@ -17,6 +17,9 @@ lines name cards with :func:`plugins.cards.card_name` ("queen of spades", "7 of 
 
 Actions (plain dicts with a ``"type"`` key)
 -------------------------------------------
+On the wire, plain dicts; the flow's gate (``plugins.base.Flow``) turns each into its struct
+in :mod:`plugins.gin_rummy.actions` and hands it to the move's handler.
+
 ``{"type": "take_upcard"}``
     First turn only (rule 5): take the face-up card offered, then discard.
 ``{"type": "pass"}``

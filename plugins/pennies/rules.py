@@ -11,6 +11,9 @@ use two decks and 4 jokers, 3-4 players four decks and 8 jokers, so hands are mu
 
 Actions (plain dicts with a ``"type"`` key)
 -------------------------------------------
+On the wire, plain dicts; the flow's gate (``plugins.base.Flow``) turns each into its struct
+in :mod:`plugins.pennies.actions` and hands it to the move's handler.
+
 ``{"type": "buy"}``
     Phase 1, the mover (rule 5): pay a penny, take the top discard and 2 stock cards, go on to
     melding. In a buying window, the player offered the card: pay a penny, take it and 2 stock

@@ -13,6 +13,9 @@ spades); melds are checked by :mod:`plugins.melds`. Card points: ace 1, 2-10 fac
 
 Actions (dicts with a ``"type"`` key)
 -------------------------------------
+On the wire, plain dicts; the flow's gate (``plugins.base.Flow``) turns each into its struct
+in :mod:`plugins.rummy.actions` and hands it to the move's handler.
+
 ``{"type": "draw", "source": "stock" | "discard"}``
     Start the turn with the top stock card or the top discard (rule 4).
 ``{"type": "meld", "cards": ["H4", "H5", "H6"]}``

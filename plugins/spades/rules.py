@@ -13,6 +13,9 @@ rule 14.
 
 Actions (plain dicts with a ``"type"`` key)
 -------------------------------------------
+On the wire, plain dicts; the flow's gate (``plugins.base.Flow``) turns each into its struct
+in :mod:`plugins.spades.actions` and hands it to the move's handler.
+
 ``{"type": "bid", "bid": 0..13}``
     The player to bid (rule 4); 0 is nil (rule 5). ``{"type": "bid", "bid": 0, "blind": true}``
     is blind nil (rule 6): only with the ``blind_nil`` option, by a player whose side trailed by
