@@ -488,10 +488,15 @@ class Flow(Generic[S]):
     wait: str = "It's not your turn."
     bad_action: str = 'A move must have a "type", such as "{}" or "{}".'
 
-    @property
-    def types(self) -> frozenset[str]:
-        """Every move type of the game."""
-        return frozenset(self.handlers)
+    def __post_init__(self) -> None:
+        """A flow that names a move without a struct or a handler is a plugin bug: say so when
+        the engine is built, not at the first move."""
+        structs, handled = set(self._kinds), set(self.handlers)
+        named = {kind for phase in self.phases.values() for kind in phase.actions}
+        named |= self.anyone | self.automatic_moves | self.lapse | set(self.elsewhere)
+        if structs != handled or not named <= structs:
+            raise ValueError(f"{self.title} flow: structs {sorted(structs)}, handlers "
+                             f"{sorted(handled)}, moves named {sorted(named)}")
 
     def gate(self, state: S, player: Any, action: Any) -> tuple[int | None, Action] | Rejection:
         """Who makes which typed move, or the standard rejection, asked in this order: the
@@ -560,10 +565,11 @@ class Flow(Generic[S]):
 
     def _convert(self, state: S, player: int | None, kind: str,
                  action: dict[str, Any]) -> tuple[int | None, Action] | Rejection:
-        try:
-            move = msgspec.convert(action, self.moves)
+        struct = self._kinds[kind]
+        try:  # into the move's own struct: the type is known, and a union is ~60x slower
+            move = msgspec.convert(action, struct)
         except msgspec.ValidationError as exc:
-            name = _bad_field(self._kinds[kind], action)
+            name = _bad_field(struct, action)
             refuse = self.fields.get(f"{kind}.{name}") or self.fields.get(name or "")
             if isinstance(refuse, Rejection):
                 return refuse

@@ -201,3 +201,10 @@ def test_a_malformed_field_is_refused_before_the_rules_read_the_state() -> None:
     missing = next(c for c in ("H1", "H2", "H3", "S1") if c not in state.hands[state.turn])
     out = RUMMY.apply(state, state.turn, {"type": "lay_off", "card": missing})
     assert isinstance(out, Rejection) and out.code == "no_such_meld"
+
+
+def test_a_flow_naming_a_move_without_struct_or_handler_is_refused_when_built() -> None:
+    with pytest.raises(ValueError, match="Toy flow"):
+        Flow(title="Toy", moves=Step | Shout, phases=FLOW.phases, handlers={"step": _done},
+             players=FLOW.players, actors=FLOW.actors, example=("step", "shout"),
+             bad_player=FLOW.bad_player, no_player=FLOW.no_player)
