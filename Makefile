@@ -54,11 +54,12 @@ typecheck: setup
 pytest: setup
 	$(PY) -m pytest -q
 
-# The inner loop, under 30 s: the table model, the rule engines (no long self-play), every game
-# through the room reducer, and the store contract. No browser, no sockets, no cluster.
+# The inner loop, under 30 s: the table model, the rule engines and the contract every game keeps
+# (long self-play is marked slow and skipped), every game through the room reducer, and the
+# store contract. No browser, no sockets, no cluster.
 test-fast: setup
 	$(PY) -m pytest -q -p no:cacheprovider tests/table tests/plugins tests/server/test_game_glue.py \
-		tests/store/test_store_contract.py -k "not selfplay and not simulate"
+		tests/store/test_store_contract.py -m "not slow"
 
 bench: setup
 	$(PY) -m bench

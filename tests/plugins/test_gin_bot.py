@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from msgspec.structs import replace
 
 from plugins.base import Rejection
@@ -119,6 +120,7 @@ def _knocks(seed: int, wanted: int) -> list[tuple[GinState, dict[str, Any]]]:
     return out
 
 
+@pytest.mark.slow
 def test_bot_layout_choice_over_three_thousand_knocks() -> None:
     knocks = _knocks(21, 3000)
     changed = blocked = 0

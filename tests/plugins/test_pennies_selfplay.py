@@ -19,6 +19,7 @@ from collections import Counter
 from typing import Any
 
 import msgspec
+import pytest
 
 from plugins.base import Scheduled
 from plugins.pennies import ENGINE, choose_action
@@ -305,6 +306,7 @@ def game_options(seed: int) -> dict[str, Any]:
     return options
 
 
+@pytest.mark.slow
 def test_bots_play_300_full_games_with_every_invariant() -> None:
     BOUNDED.clear()
     stalemates = rounds = 0
@@ -321,6 +323,7 @@ def test_bots_play_300_full_games_with_every_invariant() -> None:
     assert stalemates < BOT_GAMES * 7 // 100  # nearly always by going out
 
 
+@pytest.mark.slow
 def test_bot_beats_random_legal_players_in_at_least_90_percent_of_200_games() -> None:
     BOUNDED.clear()
     wins = 0

@@ -276,6 +276,7 @@ HANDS = {("bot", "bot"): 650, ("bot", "bot", "bot"): 250, ("bot", "bot", "bot", 
          ("random", "random", "random"): 40}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lineup", RUNS, ids=["-".join(r) for r in RUNS])
 def test_self_play_invariants(lineup: tuple[str, ...]) -> None:
     goal = HANDS[lineup]
@@ -302,6 +303,7 @@ def test_self_play_plan_covers_at_least_2000_hands() -> None:
     assert set(HANDS) == set(RUNS) and sum(HANDS.values()) >= 2000
 
 
+@pytest.mark.slow
 def test_bot_beats_random_legal_players() -> None:
     """The bot (player 0) against random-legal players: at least 90% of games won."""
     rates = {}

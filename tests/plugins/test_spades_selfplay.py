@@ -264,6 +264,7 @@ def play(
         assert played.ok, played.failure
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "lineup", "deals", "seed", "max_deals"),
     [
@@ -288,6 +289,7 @@ def test_self_play_invariants(
         assert checker.games_won > 0 and GAME_OVER in checker.phases
 
 
+@pytest.mark.slow
 def test_bot_beats_random_legal_players() -> None:
     report = simulate(ENGINE, choose_action, 200, 2024)
     print(f"\nSpades bot side vs random-legal side: {report.bot_wins}/{report.finished} "
