@@ -14,6 +14,15 @@ made on its own; the watcher's host actions are not counted), the server's CPU m
 
     .venv/bin/python -m bench.games                        # spades and gin_rummy, 10 rooms each
     .venv/bin/python -m bench.games --games spades --rooms 20 --seconds 20
+    .venv/bin/python -m bench.games --phases watched      # people watching, beside table moves
+
+The ``watched`` phase (``--phases computers,watched``, the default runs both) is a room as
+people use it: in each of ``--rooms`` game rooms a scripted person sits in seat 0 and plays a
+random legal action whenever it may act (starting the next deal too), computers play the
+other seats and a spectator watches, so every view (each seat's and the spectators') is built
+and sent. In the same server, before the game rooms, ``--table-rooms`` free-play rooms of four
+players and a spectator move cards (each player one ``op move`` in flight): the server's CPU
+per game action is printed beside its CPU per table move, and their ratio.
 """
 
 from __future__ import annotations
@@ -21,9 +30,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import json
+import random
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +48,7 @@ from bench.targets import Launch
 
 TICK_MS = 10.0  # CLK_TCK is 100 on Linux
 ENDS = {"deal_over", "hand_over", "game_over"}
-STALL = 3.0  # seconds without a commit: start again (counted; Spades pauses 1 s per trick)
+STALL = 3.0
 
 
 class Watcher:
@@ -113,10 +125,14 @@ class Watcher:
         if self.phase == "waiting":
             await self.host(action="start")
 
-    async def keep_playing(self, until: float) -> None:
+    async def keep_playing(self, until: float, person_deals: bool = False) -> None:
+        """Choose the game again when it is over (or stalled); with ``person_deals`` a person
+        at the table starts each next deal, so only the game's end restarts it."""
+        ends = {"game_over"} if person_deals else ENDS
+        self.last = time.monotonic()
         while (t := time.monotonic()) < until:
             await asyncio.sleep(0.02)
-            over = self.phase in ENDS
+            over = self.phase in ends
             if over or t - self.last > STALL:
                 if not over:
                     self.stalls += 1
@@ -175,7 +191,250 @@ async def one_game(game: str, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+class Person:
+    """A scripted person in seat ``seat``: whenever the game view offers it legal actions and
+    nothing of its own is in flight, it sends one of them, chosen at random."""
+
+    def __init__(self, url: str, code: str, seat: int, rng: random.Random) -> None:
+        self.url, self.code, self.seat, self.rng = url, code, seat, rng
+        self.sio = socketio.AsyncClient(reconnection=False)
+        self.refs = itertools.count(1)
+        self.legal: list[dict[str, Any]] = []
+        self.busy = False
+        self.playing = False
+        self.actions = 0  # acknowledged inside the window
+        self.refused = 0
+        self.window: tuple[float, float] = (float("inf"), float("inf"))
+        self.sio.on("snapshot", lambda d: self._game(d.get("game")))
+        self.sio.on("delta", lambda d: self._game(d["game"]) if "game" in d else None)
+        self.sio.on("ack", self._ack)
+        self.sio.on("joined", lambda d: None)
+        self.sio.on("error", self._error)
+
+    def _game(self, g: dict[str, Any] | None) -> None:
+        self.legal = list(g.get("legal") or []) if g is not None else []
+        self._next()
+
+    def _next(self) -> None:
+        if self.playing and not self.busy and self.legal:
+            self.busy = True
+            action = self.rng.choice(self.legal)
+            asyncio.get_running_loop().create_task(
+                self.sio.emit("game", {"action": action, "ref": next(self.refs)}))
+
+    def _ack(self, d: dict[str, Any]) -> None:
+        if d.get("v") is None:
+            return
+        if self.window[0] <= time.monotonic() < self.window[1]:
+            self.actions += 1
+        self.busy = False
+        self._next()
+
+    def _error(self, d: dict[str, Any]) -> None:
+        self.refused += 1  # a stale choice (the state moved on before it arrived)
+        self.busy = False
+        self._next()
+
+    async def setup(self) -> None:
+        await self.sio.connect(self.url, transports=["websocket"])
+        await self.sio.emit("join", {"code": self.code, "name": "person", "seat": self.seat})
+
+
+class Mover:
+    """A free-play player: one loose card of its own, one ``op move`` of it in flight."""
+
+    def __init__(self, url: str, code: str, face: str, rng: random.Random) -> None:
+        self.url, self.code, self.face, self.rng = url, code, face, rng
+        self.sio = socketio.AsyncClient(reconnection=False)
+        self.refs = itertools.count(1)
+        self.player: str | None = None
+        self.card: str | None = None
+        self.made: list[tuple[str, str]] = []  # (by, id) of cards created, during the setup
+        self.got: asyncio.Future[bool] | None = None
+        self.moves = 0  # acknowledged inside the window
+        self.errors: list[str] = []
+        self.window: tuple[float, float] = (float("inf"), float("inf"))
+        self.sio.on("joined", self._joined)
+        self.sio.on("delta", self._delta)
+        self.sio.on("ack", lambda d: self._done(True))
+        self.sio.on("error", self._error)
+
+    def _joined(self, d: dict[str, Any]) -> None:
+        self.player = d["player"]["id"] if isinstance(d.get("player"), dict) else d.get("player")
+        self._done(True)
+
+    def _delta(self, d: dict[str, Any]) -> None:
+        if self.card is None:  # (the client may run this before or after the join's handler)
+            self.made.extend((str(d.get("by")), o["id"]) for o in d["set"] if o.get("t") == "card")
+
+    def _error(self, d: dict[str, Any]) -> None:
+        self.errors.append(str(d.get("code")))
+        self._done(False)
+
+    def _done(self, ok: bool) -> None:
+        if self.got is not None and not self.got.done():
+            self.got.set_result(ok)
+
+    async def request(self, event: str, payload: dict[str, Any]) -> bool:
+        self.got = asyncio.get_running_loop().create_future()
+        await self.sio.emit(event, {**payload, "ref": next(self.refs)})
+        return await asyncio.wait_for(self.got, 10)
+
+    async def setup(self) -> None:
+        await self.sio.connect(self.url, transports=["websocket"])
+        if not await self.request("join", {"code": self.code, "name": self.face}):
+            raise RuntimeError(f"join refused: {self.errors}")
+        if not await self.request("op", {"op": "create", "kind": "card", "faces": [self.face],
+                                         "up": True, "x": 100.0, "y": 100.0}):
+            raise RuntimeError(f"create refused: {self.errors}")
+        for _ in range(500):  # (the client may run the delta's handler after the ack's)
+            mine = [cid for by, cid in self.made if by == self.player]
+            if mine:
+                self.card = mine[0]
+                return
+            await asyncio.sleep(0.01)
+        raise RuntimeError(f"no delta for the card it created: {self.player} {self.made}")
+
+    async def keep_moving(self, until: float) -> None:
+        while time.monotonic() < until:
+            ok = await self.request("op", {"op": "move", "id": self.card,
+                                           "x": self.rng.uniform(0, 1500),
+                                           "y": self.rng.uniform(0, 900)})
+            if ok and self.window[0] <= time.monotonic() < self.window[1]:
+                self.moves += 1
+
+
+async def _measured(roles: dict[int, str], args: argparse.Namespace,
+                    clients: list[Any], play: Callable[[float], Awaitable[Any]]
+                    ) -> dict[str, float]:
+    """Run ``play(until)`` on ``clients`` and return each role's CPU ms over the window."""
+    start = time.monotonic() + args.warmup
+    end = start + args.seconds
+    for c in clients:
+        c.window = (start, end)
+    task = asyncio.ensure_future(play(end + 0.5))
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    ticks0 = {pid: cpu_ticks(pid) or 0 for pid in roles}
+    await asyncio.sleep(max(0.0, end - time.monotonic()))
+    ticks1 = {pid: cpu_ticks(pid) or 0 for pid in roles}
+    await task
+    cpu = {"server": 0.0, "store": 0.0}
+    for pid, role in roles.items():
+        cpu[role] = cpu.get(role, 0.0) + (ticks1[pid] - ticks0[pid]) * TICK_MS
+    return cpu
+
+
+async def watched(game: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Free-play table moves, then a game with a person, computers and a spectator in each
+    room, on one server: CPU per table move and per game action, measured in the same run."""
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory(prefix="bench-watched-") as tmp:
+        launch = Launch(Path(tmp))
+        clients: list[Any] = []
+        try:
+            redis_url = launch.redis() if args.store == "redis" else None
+            url = launch.cardtable(redis_url=redis_url, bot_delay=0.0)
+            roles = {p.popen.pid: p.role for p in launch.procs}
+            async with aiohttp.ClientSession() as http:
+                async def room(body: dict[str, Any]) -> str:
+                    async with http.post(f"{url}/api/rooms", json=body) as resp:
+                        got = await resp.json()
+                        if resp.status != 201:
+                            raise RuntimeError(f"POST /api/rooms: {resp.status} {got}")
+                        return str(got["code"])
+                # The main bench's rooms: the standard deck, every player may add objects.
+                layout = json.loads((Path(__file__).parent.parent / "server" / "library"
+                                     / "standard.json").read_text())
+                layout.update(seats=4, edit="all")
+                table_codes = [await room({"game_file": layout}) for _ in range(args.table_rooms)]
+                game_codes = [await room({"game": game}) for _ in range(args.rooms)]
+            # Free play: four movers and a spectator per room.
+            movers = [Mover(url, code, face, rng) for code in table_codes
+                      for face in ("AS", "KH", "QD", "JC")]
+            spectators = [Watcher(url, code, "") for code in table_codes]
+            clients += movers + spectators
+            for m in movers:
+                await m.setup()
+            for w in spectators:
+                await w.sio.connect(url, transports=["websocket"])
+                await w.request("join", {"code": w.code, "name": "watcher", "seat": None})
+            cpu_t = await _measured(roles, args, movers, lambda until: asyncio.gather(
+                *(m.keep_moving(until) for m in movers)))
+            moves = sum(m.moves for m in movers)
+            table_errors = sum(len(m.errors) for m in movers)
+            for c in clients:
+                await c.sio.disconnect()
+            clients = []
+            # The game rooms: the spectator is the host; a person in seat 0, computers elsewhere.
+            watchers = [Watcher(url, code, game) for code in game_codes]
+            people = [Person(url, code, 0, rng) for code in game_codes]
+            clients += watchers + people
+            for w, p in zip(watchers, people, strict=True):
+                await w.sio.connect(url, transports=["websocket"])
+                if await w.request("join", {"code": w.code, "name": "watcher",
+                                            "seat": None}) is None:
+                    raise RuntimeError(f"join refused: {w.errors}")
+                await p.setup()
+            for w in watchers:
+                for _ in range(100):
+                    if w.seats:
+                        break
+                    await asyncio.sleep(0.01)
+                for seat in range(1, w.seats):
+                    await w.host(action="bot", seat=seat)
+            for p in people:
+                p.playing = True
+                p._next()  # (the game may have started as the last computer sat down)
+            for w in watchers:
+                if w.phase == "waiting":
+                    await w.host(action="start")
+            cpu_g = await _measured(roles, args, watchers + people, lambda until: asyncio.gather(
+                *(w.keep_playing(until, person_deals=True) for w in watchers)))
+            for c in clients:
+                await c.sio.disconnect()
+        finally:
+            launch.close()
+    actions = sum(w.commits - w.ours for w in watchers)
+    move_ms = cpu_t["server"] / moves if moves else None
+    action_ms = cpu_g["server"] / actions if actions else None
+    return {
+        "game": game, "rooms": args.rooms, "table_rooms": args.table_rooms,
+        "moves_s": moves / args.seconds, "move_ms": move_ms,
+        "actions_s": actions / args.seconds, "action_ms": action_ms,
+        "person_s": sum(p.actions for p in people) / args.seconds,
+        "ratio": action_ms / move_ms if action_ms and move_ms else None,
+        "restarts": sum(w.restarts for w in watchers), "stalls": sum(w.stalls for w in watchers),
+        "refused": sum(p.refused for p in people),
+        "errors": sum(len(w.errors) for w in watchers) + table_errors,
+        "codes": sorted({f"game:{c}" for w in watchers for c in w.errors}
+                        | {f"table:{c}" for m in movers for c in m.errors}),
+    }
+
+
+def _print_watched(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    print(f"people watching: {args.table_rooms} free-play rooms (4 players moving cards + a "
+          f"spectator), then {args.rooms} game rooms (a person in seat 0, computers elsewhere, "
+          f"a spectator); {args.seconds:g} s each after {args.warmup:g} s; store: {args.store}")
+    print(f"{'game':<10}  {'table moves/s':>13}  {'server ms/move':>14}  {'actions/s':>9}  "
+          f"{'person/s':>8}  {'server ms/action':>16}  {'action/move':>11}  {'restarts':>8}  "
+          f"{'refused':>7}  {'stalls':>6}  {'errors':>6}")
+    for r in rows:
+        mm = "-" if r["move_ms"] is None else f"{r['move_ms']:.3f}"
+        am = "-" if r["action_ms"] is None else f"{r['action_ms']:.3f}"
+        ra = "-" if r["ratio"] is None else f"{r['ratio']:.2f}x"
+        print(f"{r['game']:<10}  {r['moves_s']:>13,.0f}  {mm:>14}  {r['actions_s']:>9,.0f}  "
+              f"{r['person_s']:>8,.0f}  {am:>16}  {ra:>11}  {r['restarts']:>8}  "
+              f"{r['refused']:>7}  {r['stalls']:>6}  {r['errors']:>6}  {' '.join(r['codes'])}")
+
+
 async def run(args: argparse.Namespace) -> int:
+    failed = False
+    if "watched" in args.phases:
+        wrows = [await watched(g, args) for g in args.games]
+        _print_watched(wrows, args)
+        failed = failed or any(r["errors"] for r in wrows)
+    if "computers" not in args.phases:
+        return 1 if failed else 0
     rows = [await one_game(g, args) for g in args.games]
     print(f"{args.rooms} rooms per game, every seat a computer (no pause), {args.seconds:g} s "
           f"after {args.warmup:g} s; store: {args.store}")
@@ -186,7 +445,7 @@ async def run(args: argparse.Namespace) -> int:
         st = "-" if r["store_ms"] is None else f"{r['store_ms']:.3f}"
         print(f"{r['game']:<10}  {r['actions_s']:>9,.0f}  {r['server_cpu_pct']:>11.0f}  "
               f"{sm:>16}  {st:>15}  {r['restarts']:>15}  {r['stalls']:>6}  {r['errors']:>6}")
-    return 1 if any(r["errors"] for r in rows) else 0
+    return 1 if failed or any(r["errors"] for r in rows) else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -198,7 +457,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--warmup", type=float, default=1.0)
     ap.add_argument("--store", choices=["embedded", "redis"], default="embedded")
+    ap.add_argument("--phases", default="computers,watched",
+                    help="computers (every seat a computer), watched (a person, computers and "
+                    "a spectator, beside free-play table moves); default both")
+    ap.add_argument("--table-rooms", type=int, default=10,
+                    help="free-play rooms of the watched phase (default 10)")
     args = ap.parse_args(argv)
+    args.phases = {p.strip() for p in args.phases.split(",") if p.strip()}
     args.games = [g.strip() for g in args.games.split(",") if g.strip()]
     use_uvloop()
     return asyncio.run(run(args))
