@@ -6,10 +6,12 @@ model). It knows no game: a game is an engine, a binding and a bot (``plugins/<g
 engine decides what is legal; the table only ever shows the projection of the engine's state,
 through the same per-seat visibility as every other room.
 
-``table.game`` holds, as plain data: ``name``, ``options``, ``state`` (the engine's dump;
-``None`` while players sit down), ``seats`` (engine player ``p`` plays from table seat
-``seats[p]``), ``deal``, ``zones`` and ``markers`` (ids the projection owns), ``deadline`` (when
-the engine's scheduled action is due, epoch seconds) and ``delay`` (its length).
+``table.game`` is the room's :class:`~server.table.objects.GameSlot` (name, options, the
+engine's dump, which table seat each engine player plays from, the ids the projection owns, the
+scheduled action's deadline). The engine's state itself is read from the slot's session
+(:mod:`server.game_session`): decoded once, projected once per commit, and the part of the game
+view every seat shares built once; each seat adds only its own ``view``, ``controls``, ``hint``
+and ``legal``.
 
 Who plays engine player ``p``: whoever sits in ``seats[p]``. When that is a computer, or the
 seat is empty (or its person away) and the room's ``fill`` option is on, the server plays it.
@@ -20,6 +22,7 @@ commit), so its pause holds whichever process's timer fires.
 
 from __future__ import annotations
 
+import collections
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -35,28 +38,38 @@ from server.errors import (
     UNKNOWN_OBJECT,
     CardtableError,
 )
+from server.game_session import Session, begin, session
 from server.table import ops as O
 from server.table.apply import Actor, Change, Limits, check_ov, new_id, table_change
-from server.table.objects import Card, Chips, Counter, Hand, Label, Stack, Table, hand_id
-from server.table.view import card_visible, in_other_hand
+from server.table.objects import (
+    Card,
+    Chips,
+    Counter,
+    GameSlot,
+    Hand,
+    Label,
+    Obj,
+    Stack,
+    Table,
+    hand_id,
+)
+from server.table.view import in_other_hand
 
-_enc = msgspec.msgpack.Encoder()
 MARKERS = {"chips": Chips, "counter": Counter, "label": Label}
 
 
 def binding_for(table: Table) -> Binding | None:
     if table.game is None:
         return None
-    return GAMES[table.game["name"]].binding
+    return GAMES[table.game.name].binding
 
 
-def _state(table: Table, binding: Binding) -> Any:
-    assert table.game is not None and table.game["state"] is not None
-    return binding.engine.load(table.game["state"])
+def _state(table: Table) -> Any:
+    return session(table).state
 
 
 def started(table: Table) -> bool:
-    return table.game is not None and table.game.get("state") is not None
+    return table.game is not None and table.game.state is not None
 
 
 def names(table: Table) -> list[str]:
@@ -64,7 +77,7 @@ def names(table: Table) -> list[str]:
     assert table.game is not None
     seated = table.seated()
     out = []
-    for seat in table.game["seats"]:
+    for seat in table.game.seats:
         p = seated.get(seat)
         out.append(p.name if p is not None else f"Seat {seat + 1}")
     return out
@@ -75,7 +88,7 @@ def player_for_seat(table: Table, seat: int | None) -> int | None:
     if seat is None or not started(table):
         return None
     assert table.game is not None
-    seats: list[int] = table.game["seats"]
+    seats = table.game.seats
     return seats.index(seat) if seat in seats else None
 
 
@@ -112,8 +125,7 @@ def set_up(table: Table, name: object, options: object) -> Change:
             del table.objects[oid]
             change.removed.add(oid)
     table.undo.clear()
-    table.game = {"name": name, "options": resolved, "fill": fill, "state": None, "seats": [],
-                  "deal": None, "zones": [], "markers": [], "deadline": None, "delay": None}
+    table.game = GameSlot(name=name, options=resolved, fill=fill)
     change.log = f"{binding.info.title}: waiting for players"
     return change
 
@@ -148,9 +160,9 @@ def maybe_start(table: Table, rng: random.Random, now: float, *, force: bool = F
 def _begin(table: Table, binding: Binding, seats: list[int], seed: int, rng: random.Random,
            now: float) -> Change:
     assert table.game is not None
-    state = binding.engine.new_game(len(seats), table.game["options"], seed)
-    table.game["seats"] = seats
-    change = _project(table, binding, state, _encoded(table), rng, now)
+    state = binding.engine.new_game(len(seats), table.game.options, seed)
+    table.game.seats = seats
+    change = _project(table, begin(table.game, binding, state), rng, now)
     change.log = f"A game of {binding.info.title} started"
     return change
 
@@ -172,7 +184,7 @@ def stop_game(table: Table) -> Change:
     if binding is None:
         raise CardtableError(BAD_REQUEST, "No game is running in this room.")
     assert table.game is not None
-    owned = set(table.game.get("zones", [])) | set(table.game.get("markers", []))
+    owned = set(table.game.zones) | set(table.game.markers)
     table.game = None
     change = Change(game_changed=True, log=f"{binding.info.title} rules are off: free play")
     for obj in table.objects.values():
@@ -250,7 +262,7 @@ def game_op(table: Table, actor: Actor, op: O.Op, limits: Limits, rng: random.Ra
         raise CardtableError(RULES, f"{title} rules are on: cards move only by the game's "
                              "moves. Drag cards between the piles and your hand, or use the "
                              "game's buttons.", detail="not_a_game_move")
-    answer = binding.interpret(_state(table, binding), drop)
+    answer = binding.interpret(_state(table), drop)
     if isinstance(answer, Cosmetic):
         if drop.source != drop.dest:
             raise CardtableError(RULES, "That move isn't allowed while the rules are on.",
@@ -283,11 +295,12 @@ def game_action(table: Table, actor: Actor, action: object, rng: random.Random,
 
 def _apply(table: Table, binding: Binding, player: int | None, action: dict[str, Any],
            rng: random.Random, now: float) -> Change:
-    state = _state(table, binding)
+    state = _state(table)
     new = binding.engine.apply(state, player, action)
     if isinstance(new, Rejection):
         raise CardtableError(RULES, new.message, detail=new.code)
-    change = _project(table, binding, new, _encoded(table), rng, now)
+    assert table.game is not None
+    change = _project(table, begin(table.game, binding, new), rng, now)
     change.log = binding.engine.describe(state, player, action, names(table))
     table.undo.clear()
     return change
@@ -302,7 +315,8 @@ def set_state(table: Table, data: dict[str, Any], rng: random.Random, now: float
         state = binding.engine.load(data)
     except InvalidState as exc:
         raise CardtableError(BAD_REQUEST, f"Not a possible state: {exc}") from None
-    return _project(table, binding, state, _encoded(table), rng, now)
+    assert table.game is not None
+    return _project(table, begin(table.game, binding, state), rng, now)
 
 
 # --- what the server does by itself: timed moves and computer players ---------------------
@@ -310,17 +324,18 @@ def set_state(table: Table, data: dict[str, Any], rng: random.Random, now: float
 
 def _played_by_server(table: Table, player: int) -> bool:
     assert table.game is not None
-    seat = table.game["seats"][player]
+    seat = table.game.seats[player]
     p = table.seated().get(seat)
     if p is not None and p.bot:
         return True
-    return bool(table.game.get("fill")) and (p is None or p.status != "online")
+    return table.game.fill and (p is None or p.status != "online")
 
 
 def _bot_move(table: Table, binding: Binding, rng: random.Random
               ) -> tuple[int, dict[str, Any]] | None:
-    state = _state(table, binding)
-    for player in binding.engine.to_act(state):
+    sess = session(table)
+    state = sess.state
+    for player in sess.to_act():
         if _played_by_server(table, player):
             action = GAMES[binding.info.name].move(state, player, rng)
             if action is not None and not str(action.get("type", "")).startswith("next_"):
@@ -350,7 +365,7 @@ def next_wake(table: Table) -> float | None:
     ``None``: nothing will happen by itself. The same answer on every process."""
     if table.game is None or not started(table):
         return None
-    deadline = table.game.get("deadline")
+    deadline = table.game.deadline
     times = [float(t) for t in (deadline, table.bot_due) if t is not None]
     return min(times) if times else None
 
@@ -363,8 +378,8 @@ def auto_step(table: Table, rng: random.Random, now: float) -> Change | None:
     if binding is None or not started(table):
         return None
     assert table.game is not None
-    deadline = table.game.get("deadline")
-    state = _state(table, binding)
+    deadline = table.game.deadline
+    state = _state(table)
     if deadline is not None and now >= deadline:
         sched = binding.engine.scheduled(state)
         if sched is not None:
@@ -381,14 +396,18 @@ def auto_step(table: Table, rng: random.Random, now: float) -> Change | None:
 
 
 def game_view(table: Table, seat: int | None) -> dict[str, Any] | None:
+    """The game as ``seat`` sees it (``None``: a spectator). What every seat shares comes from
+    the game's session, built once per state; only ``view``, ``controls``, ``hint`` and
+    ``legal`` are this seat's own."""
     binding = binding_for(table)
     if binding is None:
         return None
-    assert table.game is not None
+    slot = table.game
+    assert slot is not None
     info = binding.info
     base: dict[str, Any] = {
-        "name": info.name, "title": info.title, "options": table.game["options"],
-        "fill": bool(table.game.get("fill")), "min_players": info.min_players,
+        "name": info.name, "title": info.title, "options": slot.options,
+        "fill": slot.fill, "min_players": info.min_players,
         "max_players": min(info.max_players, table.seats), "widgets": list(binding.widgets),
     }
     if not started(table):
@@ -400,33 +419,26 @@ def game_view(table: Table, seat: int | None) -> dict[str, Any] | None:
                 "scoreboard": None, "reveal": None, "outcome": None, "slots": [],
                 "view": None, "legal": []}
     engine = binding.engine
-    state = _state(table, binding)
+    sess = session(table)
+    state = sess.state
     who = names(table)
+    shared = sess.shared(who)
     me = player_for_seat(table, seat)
-    seats: list[int] = table.game["seats"]
-    teams = engine.teams(state)
-    team_of = {p: i for i, team in enumerate(teams) for p in team}
+    team_of = shared["team_of"]
     seated = table.seated()
     players = [{"player": p, "seat": s, "name": who[p], "team": team_of.get(p, p),
-                "bot": bool(seated.get(s) and seated[s].bot)} for p, s in enumerate(seats)]
-    deadline = table.game.get("deadline")
-    timer = ({"ends": deadline, "seconds": table.game.get("delay")}
-             if deadline is not None else None)
-    outcome = engine.outcome(state)
-    reveal = engine.reveal(state)
-    proj = binding.project(state)
+                "bot": bool(seated.get(s) and seated[s].bot)} for p, s in enumerate(slot.seats)]
+    deadline = slot.deadline
+    timer = {"ends": deadline, "seconds": slot.delay} if deadline is not None else None
     return {
         **base, "waiting": False, "players": players, "me": me,
-        "phase": engine.view(state, None).get("phase"), "status": engine.status(state, who),
-        "to_act": engine.to_act(state), "timer": timer,
+        "phase": shared["phase"], "status": shared["status"],
+        "to_act": shared["to_act"], "timer": timer,
         "controls": [c.as_data() for c in binding.controls(state, me)] if me is not None
         else [],
         "hint": binding.hint(state, me) if me is not None else None,
-        "scoreboard": engine.scoreboard(state, who).as_data(),
-        "reveal": [line.as_data() for line in reveal] if reveal is not None else None,
-        "outcome": {"winners": list(outcome.winners), "scores": list(outcome.scores)}
-        if outcome is not None else None,
-        "slots": [list(s) for s in proj.slots],
+        "scoreboard": shared["scoreboard"], "reveal": shared["reveal"],
+        "outcome": shared["outcome"], "slots": shared["slots"],
         "view": engine.view(state, me),
         "legal": engine.legal_actions(state, me) if me is not None else [],
     }
@@ -444,61 +456,81 @@ def _check_top_or_own(table: Table, card: Card, actor: Actor) -> None:
 # --- projection: the engine's state onto the table -----------------------------------------
 
 
-Encoded = dict[str, tuple[bytes, tuple[bool, ...], int | None]]
+def _look(objs: dict[str, Obj], card: Card) -> tuple[object, ...]:
+    """What of a card a delta must follow besides its face and id (which a card never changes):
+    where it lies, face up or not, and whether its pile shows its face (a pile its top card,
+    a row every card). With the holder's kind, that decides every view's sight of its face."""
+    parent = objs.get(card.parent) if card.parent is not None else None
+    shown = card.up and isinstance(parent, Stack) and (parent.layout == "row" or (
+        bool(parent.cards) and parent.cards[-1] == card.id))
+    return (card.up, card.parent, card.x, card.y, type(parent), shown)
 
 
-def _encoded(table: Table) -> Encoded:
-    """Each object's bytes, for cards who may see its face, and the seat whose hand holds it:
-    what a delta must follow."""
-    views = [None, *range(table.seats)]
-    objs = table.objects
-    out: Encoded = {}
-    for oid, obj in objs.items():
-        if isinstance(obj, Card):
-            holder = objs.get(obj.parent) if obj.parent is not None else None
-            out[oid] = (_enc.encode(obj), tuple(card_visible(table, obj, s) for s in views),
-                        holder.seat if isinstance(holder, Hand) else None)
-        else:
-            out[oid] = (_enc.encode(obj), (), None)
-    return out
+def _fields(obj: Obj | None) -> tuple[object, ...] | None:
+    """Every stored field of a non-card object (and its kind), to tell whether it changed."""
+    return None if obj is None else (type(obj), *msgspec.structs.astuple(obj))
 
 
-def _project(table: Table, binding: Binding, state: Any, old: Encoded, rng: random.Random,
-             now: float) -> Change:
-    """Make the table show ``binding.project(state)``; report what changed for the deltas.
+def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Change:
+    """Make the table show the session's projection, and report what that touched for the
+    deltas: the objects it made, moved or changed (a card whose place, side or visibility on
+    top of its pile changed), the ones it removed, and which hand held each changed card.
 
     Cards keep their ids only where that tells nobody anything: between zones, from a zone
     into a hand, and within one hand. A card that leaves a hand (a discard, a meld laid down,
     the face-down knock discard) is a new card with a new id, like every card of a new deal.
     """
-    proj: Projection = binding.project(state)
-    assert table.game is not None
-    table.game["state"] = binding.engine.dump(state)
-    seats: Sequence[int] = table.game["seats"]
-    fresh = table.game.get("deal") != proj.deal
+    proj: Projection = sess.projection()
+    slot = table.game
+    assert slot is not None
+    objs = table.objects
+    seats: Sequence[int] = slot.seats
+    fresh = slot.deal != proj.deal
+    looks: dict[str, tuple[object, ...]] = {}  # each card before, for what changed
+    in_hand: dict[str, int] = {}  # the seat whose hand held each card before
+    touched: dict[str, tuple[object, ...] | None] = {}  # other objects set: fields before
     pool: dict[str, list[str]] = {}  # cards outside hands, by face: reusable anywhere
     held: dict[str, list[str]] = {}  # cards in hands, by face: only their own hand keeps them
+    for obj in objs.values():
+        if isinstance(obj, Card):
+            looks[obj.id] = _look(objs, obj)
+            holder = objs.get(obj.parent) if obj.parent is not None else None
+            if isinstance(holder, Hand):
+                in_hand[obj.id] = holder.seat
+            if not fresh:
+                (held if isinstance(holder, Hand) else pool).setdefault(
+                    obj.face, []).append(obj.id)
     if fresh:
         # A new deal: every card gets a new id, unlinkable to anything seen before.
-        for oid, obj in list(table.objects.items()):
-            if isinstance(obj, Card):
-                del table.objects[oid]
-    else:
-        for obj in table.objects.values():
-            if isinstance(obj, Card):
-                in_hand = obj.parent is not None and isinstance(
-                    table.objects.get(obj.parent), Hand)
-                (held if in_hand else pool).setdefault(obj.face, []).append(obj.id)
+        for oid in looks:
+            del objs[oid]
+
+    # A card that stays in its zone keeps its id before any other card of the same face (two
+    # decks) may take one: else a face-up card's id could land on a face-down card of the
+    # stock, and whoever saw it would know where that card lies.
+    staying: dict[tuple[str | None, str], list[str]] = {}
+    wanted: collections.Counter[tuple[str | None, str]] = collections.Counter(
+        (z.id, f) for z in proj.zones for f in z.faces)
+    for face, ids in pool.items():
+        for cid in list(ids):
+            key = (objs[cid].parent, face)  # type: ignore[union-attr]
+            if len(staying.get(key, ())) < wanted[key]:
+                staying.setdefault(key, []).append(cid)
+                ids.remove(cid)
+
+    def note(oid: str) -> None:
+        if oid not in touched:
+            touched[oid] = _fields(objs.get(oid))
 
     def card_for(face: str, up: bool, parent: str, x: float, y: float) -> str:
-        ids = pool.get(face)
+        ids = staying.get((parent, face)) or pool.get(face)
         if ids:
             cid = ids.pop()
-            card = table.objects[cid]
+            card = objs[cid]
             assert isinstance(card, Card)
         else:
             card = Card(id=new_id("c", rng), face=face)
-            table.objects[card.id] = card
+            objs[card.id] = card
         card.up, card.parent, card.x, card.y = up, parent, x, y
         return card.id
 
@@ -507,10 +539,11 @@ def _project(table: Table, binding: Binding, state: Any, old: Encoded, rng: rand
 
     zone_ids = []
     for z in proj.zones:
-        stack = table.objects.get(z.id)
+        note(z.id)
+        stack = objs.get(z.id)
         if not isinstance(stack, Stack):
             stack = Stack(id=z.id)
-            table.objects[z.id] = stack
+            objs[z.id] = stack
         stack.holder, stack.label, stack.layout = True, z.label, z.layout
         stack.x, stack.y, stack.w, stack.h, stack.locked = z.x, z.y, z.w, z.h, True
         stack.owner = seat_of(z.owner)
@@ -521,10 +554,11 @@ def _project(table: Table, binding: Binding, state: Any, old: Encoded, rng: rand
         kind = MARKERS.get(m.kind)
         if kind is None:
             continue
-        found = table.objects.get(m.id)
+        note(m.id)
+        found = objs.get(m.id)
         marker: Chips | Counter | Label = found if isinstance(found, Chips | Counter | Label) \
             and isinstance(found, kind) else kind(id=m.id)
-        table.objects[m.id] = marker
+        objs[m.id] = marker
         marker.x, marker.y, marker.locked, marker.owner = m.x, m.y, True, seat_of(m.owner)
         if isinstance(marker, Chips):
             marker.count, marker.color, marker.label = m.value, m.color, m.label
@@ -534,37 +568,52 @@ def _project(table: Table, binding: Binding, state: Any, old: Encoded, rng: rand
             marker.text = m.text or m.label
         marker_ids.append(m.id)
     keep = set(zone_ids) | set(marker_ids)
-    for oid in [*table.game.get("zones", []), *table.game.get("markers", [])]:
-        if oid not in keep and oid in table.objects:
-            del table.objects[oid]
-    table.game["zones"], table.game["markers"] = zone_ids, marker_ids
+    for oid in [*slot.zones, *slot.markers]:
+        if oid not in keep and oid in objs:
+            note(oid)
+            del objs[oid]
+    slot.zones, slot.markers = zone_ids, marker_ids
     for player, faces in proj.hands.items():
-        hand = table.objects[hand_id(seats[player])]
+        hand = objs[hand_id(seats[player])]
         assert isinstance(hand, Hand)
+        note(hand.id)
         want = list(faces)
         kept = []
         for cid in hand.cards:  # cards that stay keep the player's own order
-            card = table.objects.get(cid)
+            card = objs.get(cid)
             if isinstance(card, Card) and card.face in want and cid in held.get(card.face, ()):
                 want.remove(card.face)
                 held[card.face].remove(cid)
                 card.parent, card.up = hand.id, False
                 kept.append(cid)
         hand.cards = kept + [card_for(f, False, hand.id, hand.x, hand.y) for f in want]
-    for ids in [*pool.values(), *held.values()]:  # cards the projection no longer shows
+    for ids in [*pool.values(), *held.values(), *staying.values()]:  # no longer shown
         for cid in ids:
-            del table.objects[cid]
-    table.game["deal"] = proj.deal
-    sched = binding.engine.scheduled(state)
-    table.game["deadline"] = now + sched.delay if sched is not None else None
-    table.game["delay"] = sched.delay if sched is not None else None
+            del objs[cid]
+    slot.deal = proj.deal
+    sched = sess.binding.engine.scheduled(sess.state)
+    slot.deadline = now + sched.delay if sched is not None else None
+    slot.delay = sched.delay if sched is not None else None
     change = Change(game_changed=True)
-    for oid, enc in _encoded(table).items():
-        if oid not in old:
+    for oid, obj in objs.items():
+        if isinstance(obj, Card):
+            before = looks.get(oid)
+            if before is None:
+                change.created.add(oid)
+                change.dirty.add(oid)
+            elif before != _look(objs, obj):
+                change.dirty.add(oid)
+    for oid, fields in touched.items():
+        now_at = objs.get(oid)
+        if now_at is None:
+            if fields is not None:
+                change.removed.add(oid)
+        elif fields is None:
             change.created.add(oid)
-        if old.get(oid) != enc:
             change.dirty.add(oid)
-    change.removed = {oid for oid in old if oid not in table.objects}
-    change.held = {oid: seat for oid, (_, _, seat) in old.items() if seat is not None
-                   and (oid in change.dirty or oid in change.removed)}
+        elif fields != _fields(now_at):
+            change.dirty.add(oid)
+    change.removed |= {oid for oid in looks if oid not in objs}
+    change.held = {oid: seat for oid, seat in in_hand.items()
+                   if oid in change.dirty or oid in change.removed}
     return change

@@ -245,7 +245,7 @@ def _created(request: web.Request, table: Table) -> web.Response:
     return web.json_response(
         {"code": table.code, "display": codes.pretty(table.code), "path": path,
          "url": str(request.url.with_path(path).with_query(None)), "template": table.template,
-         "seats": table.seats, "game": table.game["name"] if table.game else None},
+         "seats": table.seats, "game": table.game.name if table.game else None},
         status=201,
     )
 

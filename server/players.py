@@ -73,7 +73,7 @@ def _vacated(table: Table, seat: int) -> bool:
     if holds_cards(table, seat):
         return True
     game = table.game
-    return game is not None and game.get("state") is not None and seat in game.get("seats", [])
+    return game is not None and game.state is not None and seat in game.seats
 
 
 def auto_seat(table: Table) -> int | None:

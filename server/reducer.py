@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from server import games
+from server import game_session, games
 from server.errors import FORBIDDEN, CardtableError
 from server.host import host_action, may_edit
 from server.players import add_player, come_back, player_of, rename, take_seat
@@ -169,6 +169,7 @@ def _change(table: Table, intent: Intent, env: Env) -> Change | None:
         held = {cid: h.seat for h in table.objects.values() if isinstance(h, Hand)
                 for cid in h.cards}
         intent.fn(table)
+        game_session.drop(table)  # the stored game state is checked again when next used
         after = set(table.objects)
         return Change(dirty=after, removed=before - after, created=after - before,
                       held={c: s for c, s in held.items() if c in before}, players_changed=True,

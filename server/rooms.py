@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 
 from plugins.registry import GAMES
-from server import codes, games
+from server import codes, game_session, games
 from server.errors import (
     ALREADY_REFUSED,
     BAD_REQUEST,
@@ -106,11 +106,21 @@ class _Cached:
     """The last committed state of a room this process knows: its version, its blob, and (after
     this process's own commit) the decoded table itself, which the next operation takes over
     instead of decoding the blob again. Whoever takes ``table`` sets it to ``None``: a change
-    that fails or is refused leaves the blob, and the next operation decodes a clean copy."""
+    that fails or is refused leaves the blob, and the next operation decodes a clean copy.
+    ``session`` is the room's game state decoded at this version (:mod:`server.game_session`):
+    engine states are never changed in place, so it stays when the table is taken, and a fresh
+    decode of the blob gets it back instead of loading the engine state again."""
 
     version: int
     blob: bytes
     table: Table | None = None
+    session: game_session.Session | None = None
+
+    def decoded(self) -> Table:
+        """A fresh copy of the table from the blob, with the game's session."""
+        table = decode_table(self.blob)
+        game_session.adopt(table, self.session)
+        return table
 
 
 OnCommit = Callable[[str, int, dict[str, Any]], None]
@@ -190,7 +200,7 @@ class RoomService:
 
     async def load_table(self, code: str) -> Table:
         """The latest committed table, read from the store."""
-        return decode_table((await self._load(code)).blob)
+        return (await self._load(code)).decoded()
 
     async def exists(self, code: str) -> bool:
         try:
@@ -286,7 +296,7 @@ class RoomService:
                 table = cached.table
                 cached.table = None
                 if table is None or table.version != cached.version:
-                    table = decode_table(cached.blob)
+                    table = cached.decoded()
                 before = set(table.players)
                 env = self._env()
                 try:
@@ -301,6 +311,7 @@ class RoomService:
                 if change is None:  # nothing to do, nothing changed (a heartbeat, a timer)
                     if cached.table is None and self._cache.get(code) is cached:
                         cached.table = table
+                        cached.session = cached.session or game_session.kept(table)
                     return None
                 deltas = build_deltas(table, change, by)
                 blob = encode_table(table)
@@ -326,7 +337,8 @@ class RoomService:
                 except StoreUnavailable as exc:
                     self._cache.pop(code, None)
                     raise (_unconfirmed() if exc.maybe_applied else _unavailable()) from None
-                self._cache[code] = _Cached(table.version, blob, table)
+                self._cache[code] = _Cached(table.version, blob, table,
+                                            game_session.kept(table))
                 if self.on_commit is not None:
                     self.on_commit(code, table.version, entry)
                 wake = games.next_wake(table)
@@ -392,7 +404,7 @@ class RoomService:
         cached = self._cache.get(code) or await self._load(code)
         table = cached.table
         if table is None or table.version != cached.version:
-            table = decode_table(cached.blob)
+            table = cached.decoded()
         return table
 
     async def join(self, code: str, name: object, token: object = None,

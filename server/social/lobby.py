@@ -187,7 +187,7 @@ class Lobby:
             if table is None or not table.public:
                 await call(self.redis.zrem(PUBLIC, code))
                 continue
-            name = table.game.get("name") if table.game else None
+            name = table.game.name if table.game else None
             binding = GAMES.get(name) if isinstance(name, str) else None
             host = next((p.name for p in table.players.values() if p.host), None)
             title = binding.info.title if binding is not None else "Free table"

@@ -156,6 +156,29 @@ class UndoEntry(msgspec.Struct, kw_only=True):
     renamed: dict[str, str] = msgspec.field(default_factory=dict)
 
 
+class GameSlot(msgspec.Struct, kw_only=True, dict=True):
+    """The rule game a room plays (:mod:`server.games`), as stored with the room.
+
+    ``name`` and ``options`` (resolved), ``fill`` (the server plays empty or away seats),
+    ``state`` (the engine's dump; ``None`` while players sit down), ``seats`` (engine player
+    ``p`` plays from table seat ``seats[p]``), ``deal`` (the projection's deal number), ``zones``
+    and ``markers`` (ids the projection owns), ``deadline`` (when the engine's scheduled action
+    is due, epoch seconds) and ``delay`` (its length). Rooms stored before it was a struct held
+    the same keys in a map, which decodes to it. The process keeps the decoded engine state
+    beside it (an attribute that is not stored: :func:`server.games.session`)."""
+
+    name: str
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    fill: bool = False
+    state: dict[str, Any] | None = None
+    seats: list[int] = msgspec.field(default_factory=list)
+    deal: int | None = None
+    zones: list[str] = msgspec.field(default_factory=list)
+    markers: list[str] = msgspec.field(default_factory=list)
+    deadline: float | None = None
+    delay: float | None = None
+
+
 class Table(msgspec.Struct, kw_only=True):
     code: str
     version: int = 0
@@ -165,7 +188,7 @@ class Table(msgspec.Struct, kw_only=True):
     players: dict[str, Player] = msgspec.field(default_factory=dict)
     zmax: int = 0
     undo: dict[str, UndoEntry] = msgspec.field(default_factory=dict)
-    game: dict[str, Any] | None = None  # rule plugin: {"name", "options", "state"}
+    game: GameSlot | None = None  # a rule game, if one is on
     # When a computer player may next move (epoch seconds): the last commit's time plus the
     # computers' pause, recorded by the reducer at every commit; ``None``: no computer has a move
     # to make. Every process honours it. Rooms stored before it was kept read 0.0: at once.

@@ -172,7 +172,7 @@ async def test_ana_buys_in_the_window_melds_and_goes_out(pages, server):
 
     # The engine's result for what the server now holds.
     table = await server.app[ROOMS_KEY].load_table(code)
-    state = ENGINE.load(table.game["state"])
+    state = ENGINE.load(table.game.state)
     assert state.phase == "round_over"
     result = state.history[-1]
     assert result.went_out == 0 and result.points[0] == 0 and result.paid[0] == 0

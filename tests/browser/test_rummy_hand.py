@@ -104,7 +104,7 @@ async def test_ana_goes_rummy_and_the_sheet_shows_the_engine_score(pages, server
 
     # The engine's own result for the position the server now holds.
     table = await server.app[ROOMS_KEY].load_table(code)
-    state = ENGINE.load(table.game["state"])
+    state = ENGINE.load(table.game.state)
     result = state.results[-1]
     assert result.winner == 0 and result.rummy
     assert result.left[1] == tuple(HAND_BOT)

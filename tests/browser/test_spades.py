@@ -232,7 +232,7 @@ async def test_one_person_and_three_computers_play_a_deal_to_the_score_sheet(pag
     g = await game(a)
     assert g["phase"] == "deal_over" and g["status"].startswith("Deal 1 is over")
     table = await server.app[ROOMS_KEY].load_table(code)
-    state = SPADES.load(table.game["state"])
+    state = SPADES.load(table.game.state)
     sheet = a.locator("[data-testid=game-sheet]")
     if await sheet.is_hidden():
         await a.click("[data-testid=game-scores]")

@@ -84,7 +84,7 @@ async def test_game_rooms_answer_spectators_rules_and_acks_as_documented(server,
         err = await _refused(ana.request("op", op))
         assert err["code"] == "rules" and err.get("rule"), err
     table = await server_table(server, code)
-    state = table.game["state"]
+    state = table.game.state
     mover = ana if state["turn"] == ana.seat else ben
     waiter = ben if mover is ana else ana
     err = await _refused(waiter.request("game", {"action": {"type": "pass"}}))

@@ -40,19 +40,19 @@ def test_computers_play_a_hand_through_the_reducer(name: str, players: int) -> N
     if not games.started(table):
         reduce(table, Host("host", "start"), env)
     assert games.started(table) and table.game is not None
-    assert table.game["seats"] == list(range(players))
+    assert table.game.seats == list(range(players))
     binding = GAMES[name].binding
     steps = 0
     for steps in range(1, 3000):  # noqa: B007 - the count is reported below
-        now = float(table.game.get("deadline") or env.now) + 1.0
+        now = float(table.game.deadline or env.now) + 1.0
         env = Env(now=now, rng=rng)
         change = reduce(table, Auto(), env)
         if change is None:
             break
-        state = binding.engine.load(table.game["state"])
+        state = binding.engine.load(table.game.state)
         check_table_invariants(table)
         on_table = _table_cards(table)
-        for p, seat in enumerate(table.game["seats"]):
+        for p, seat in enumerate(table.game.seats):
             hand = table.objects[f"hand{seat}"]
             assert isinstance(hand, Hand)
             mine = Counter(table.objects[c].face for c in hand.cards)
@@ -90,14 +90,14 @@ def test_a_computer_offered_a_discard_answers_before_the_offer_lapses() -> None:
         env = Env(now=env.now + 1.0, rng=rng)
         assert reduce(table, Auto(), env) is not None
     reduce(table, GameCommand("host", {"type": "decline"}), env)
-    state = engine.load(table.game["state"])
+    state = engine.load(table.game.state)
     assert state.phase == "offer" and engine.to_act(state) == [1]
-    deadline = table.game["deadline"]
+    deadline = table.game.deadline
     assert deadline == env.now + 20
     wake = games.next_wake(table)
     assert wake == env.now + 0.8 < deadline
     before = table.version
     assert reduce(table, Auto(), Env(now=wake, rng=rng)) is not None  # long before the deadline
     assert table.version == before + 1
-    state = engine.load(table.game["state"])
+    state = engine.load(table.game.state)
     assert state.phase != "offer" or engine.to_act(state) != [1]

@@ -31,7 +31,7 @@ async def gin_room(server) -> str:
 
 
 def game(c: TableClient, table=None) -> dict:
-    return ENGINE.load(table.game["state"]) if table is not None else None
+    return ENGINE.load(table.game.state) if table is not None else None
 
 
 def card_id(c: TableClient, face: str) -> str:
@@ -59,7 +59,7 @@ async def test_illegal_drags_are_refused_with_the_rule(server, make_client):
     await a.join(code, "Ana")
     await b.join(code, "Ben")
     table = await server_table(server, code)
-    state = ENGINE.load(table.game["state"])
+    state = ENGINE.load(table.game.state)
     first = a if state.turn == 0 else b
     other = b if first is a else a
     with pytest.raises(OpFailed) as err:  # not your turn
@@ -103,14 +103,14 @@ async def test_bot_vs_bot_hands_over_sockets_only_own_view(server, make_client):
     for c, name, seat in ((a, "Ana", "auto"), (b, "Ben", "auto"), (spec, "Spec", None)):
         await c.join(code, name, seat=seat)
         table = await server_table(server, code)
-        waiting = table.game["state"] is None  # the deal comes once both seats are taken
+        waiting = table.game.state is None  # the deal comes once both seats are taken
         truth[table.version] = (allowed_faces(table),
-                                None if waiting else ENGINE.load(table.game["state"]))
+                                None if waiting else ENGINE.load(table.game.state))
     seats = {0: a, 1: b}
     hands_done = 0
     for _ in range(600):
         table = await server_table(server, code)
-        state = ENGINE.load(table.game["state"])
+        state = ENGINE.load(table.game.state)
         truth[table.version] = (allowed_faces(table), state)
         check_table_invariants(table)
         if state.phase == "game_over" or hands_done >= 3:
@@ -127,7 +127,7 @@ async def test_bot_vs_bot_hands_over_sockets_only_own_view(server, make_client):
         await play(seats[actor], action)
     assert hands_done >= 1
     table = await server_table(server, code)
-    truth[table.version] = (allowed_faces(table), ENGINE.load(table.game["state"]))
+    truth[table.version] = (allowed_faces(table), ENGINE.load(table.game.state))
     for c in (a, b, spec):
         await c.wait_version(table.version)
         for name, payload in c.received:
@@ -191,7 +191,7 @@ async def test_computer_opponent_plays_its_turns(redis_server):
             # Act on what the page shows: the state we read, once our view has caught up to it
             # (the computer may have moved since our last acknowledgement).
             await me.wait_version(table.version)
-            state = ENGINE.load(table.game["state"])
+            state = ENGINE.load(table.game.state)
             if state.phase in ("hand_over", "game_over"):
                 break
             legal = ENGINE.legal_actions(state, 0)

@@ -205,7 +205,7 @@ def _knock_script(table: Table, rng_seed: int) -> list[tuple[int, dict[str, Any]
     """The bots' moves from this deal up to a knock that leaves the defender laying off (a
     face-down knock discard), where the knocker lays out a card everyone saw taken from the
     discard pile (so a reused id would link it); None if the first hand goes otherwise."""
-    state = ENGINE.load(table.game["state"])  # type: ignore[index]
+    state = ENGINE.load(table.game.state)  # type: ignore[union-attr]
     rng = random.Random(rng_seed)
     script = []
     taken: list[set[str]] = [set(), set()]  # faces each seat took from the discard pile
@@ -273,14 +273,14 @@ async def test_gin_knock_discard_cannot_be_linked_to_the_hand(server, make_clien
         await c.wait_version(v)
 
     t = room.tables[v]
-    state = ENGINE.load(t.game["state"])  # type: ignore[index]
+    state = ENGINE.load(t.game.state)  # type: ignore[union-attr]
     assert state.phase == "layoff" and state.knock.discard is not None
     knocker = clients[state.knock.knocker]
     defender = clients[1 - state.knock.knocker]
     assert script[-1][1]["type"] == "knock"  # the last move made version v
     # The face-down knock discard, and every card laid out from the knocker's hand, are new
     # cards: neither the defender nor the spectator (nor the knocker) received their ids before.
-    zone_cards = [cid for zid in t.game["zones"] if zid not in ("stock", "discard")  # type: ignore[index]
+    zone_cards = [cid for zid in t.game.zones if zid not in ("stock", "discard")  # type: ignore[union-attr]
                   for cid in t.objects[zid].cards]  # type: ignore[union-attr]
     (kd,) = t.objects["knockdiscard"].cards  # type: ignore[union-attr]
     assert kd in zone_cards

@@ -122,7 +122,7 @@ async def test_pennies_buy_prompt_and_requirement_refusal(redis_server):
         assert refused["rule"] in ("requirement_not_met", "mixed_ranks", "too_few_cards",
                                    "duplicate_card", "all_wild")
         table = await server_table(srv, code)
-        assert table.game["state"]["pennies"][0] <= 9  # the penny was paid
+        assert table.game.state["pennies"][0] <= 9  # the penny was paid
         assert table.objects["spent"].count >= 1
     finally:
         await ana.close()

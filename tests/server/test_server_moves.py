@@ -57,7 +57,7 @@ def test_a_computer_moves_only_once_the_pause_recorded_in_the_room_is_over() -> 
     assert table.game is not None
     computer_moves = 0
     while computer_moves < 6:
-        state = ENGINE.load(table.game["state"])
+        state = ENGINE.load(table.game.state)
         assert state.phase not in ("hand_over", "game_over")
         if 0 in ENGINE.to_act(state):  # Ana's turn: nothing for the server to do
             assert table.bot_due is None and games.next_wake(table) is None
@@ -81,7 +81,7 @@ def test_a_hand_over_that_only_a_person_deals_on_wants_no_server_move() -> None:
     env = Env(now=1000.0, rng=rng)
     table = _gin_with_a_computer(env)
     assert table.game is not None
-    state = ENGINE.load(table.game["state"])
+    state = ENGINE.load(table.game.state)
     while state.phase != "hand_over":
         player = ENGINE.to_act(state)[0]
         state = ENGINE.apply(state, player, choose_action(ENGINE, state, player, rng))
@@ -138,7 +138,7 @@ async def test_a_room_where_nothing_can_happen_is_not_read_again(redis_server) -
         await ana.join(code, "Ana")
         await ana.request("host", {"action": "bot", "seat": 1})
         table = await rooms.load_table(code)
-        state = ENGINE.load(table.game["state"])
+        state = ENGINE.load(table.game.state)
         rng = random.Random(8)
         while state.phase != "hand_over":
             player = ENGINE.to_act(state)[0]

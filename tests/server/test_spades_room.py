@@ -38,8 +38,8 @@ async def deal_known_hands(srv: RunningServer, code: str, dealer: int | None = N
     by the game's own first dealer or, given ``dealer``, by a seed that draws that dealer."""
     table = await server_table(srv, code)
     assert table.game is not None
-    options = table.game["options"]
-    seed = ENGINE.load(table.game["state"]).seed
+    options = table.game.options
+    seed = ENGINE.load(table.game.state).seed
     if dealer is not None:
         seed = next(s for s in range(1000) if ENGINE.new_game(4, options, s).dealer == dealer)
     first = ENGINE.new_game(4, options, seed).dealer
@@ -136,7 +136,7 @@ async def test_a_person_and_three_computers_play_a_deal_to_the_score(redis_serve
         board = game["scoreboard"]
         assert len(board["rows"]) == 1 and len(board["totals"]) == 4  # points, then bags
         table = await server_table(srv, code)
-        state = ENGINE.load(table.game["state"])
+        state = ENGINE.load(table.game.state)
         assert list(board["totals"]) == [*state.scores, *state.bags]
         assert sum(len(t.cards) for t in state.tricks) == 52
         assert any(line.startswith("Computer 2 ") for line in ana.log)
@@ -274,7 +274,7 @@ async def test_with_fill_a_computer_plays_for_a_seat_whose_person_was_removed(re
         await cy.wait_for(lambda: cy.game is not None and cy.game["to_act"] == [1])
         cy_face, cy_drag = _drag(cy)
         await cy.op("move", id=cy.hand_faces()[cy_face], to=cy_drag["dest"])
-        state = ENGINE.load((await server_table(srv, code)).game["state"])
+        state = ENGINE.load((await server_table(srv, code)).game.state)
         first_trick = state.tricks[0].cards if state.tricks else state.trick
         assert list(first_trick[:2]) == [face, cy_face]
         await cy.wait_for(lambda: any(line.startswith("Cy played") for line in cy.log))

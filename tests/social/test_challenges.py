@@ -35,7 +35,7 @@ async def test_accepted_challenge_makes_a_room_both_join_in_their_seats(server, 
     await a.join(mine["code"], "Ann", seat=mine["seat"], identity=a.identity)
     await b.join(theirs["code"], "Bob", seat=theirs["seat"], identity=b.identity)
     table = await server.app[ROOMS_KEY].load_table(mine["code"])
-    assert table.game is not None and table.game["name"] == "gin_rummy"
+    assert table.game is not None and table.game.name == "gin_rummy"
     assert {p.identity: p.seat for p in table.players.values()} == {a.identity: 0,
                                                                      b.identity: 1}
     with pytest.raises(OpFailed) as err:  # settled once

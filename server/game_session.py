@@ -1,0 +1,127 @@
+"""One game state per commit: the engine's state, decoded once, and what every view shares.
+
+A room's game slot (:class:`server.table.objects.GameSlot`) stores the engine's dump. The
+process keeps beside it a :class:`Session`: the engine state itself, its projection onto the
+table, who may act, and the seat-independent part of the game view (phase, status, to_act,
+scoreboard, reveal, outcome, slots), each worked out at most once for that state. A move makes
+a new state and so a new session (:func:`begin`); the glue reads the state from the session
+instead of loading the dump again, and each view adds only what is its own (``view``,
+``controls``, ``hint``, ``legal``).
+
+The engine's full check (``engine.load``) runs where a state comes from outside this process's
+own moves - the trust boundaries: a room decoded from the store with no session kept for it
+(another process's commit, a process that just started, a room stored in an older format), an
+operator's or a test's edit of the table, and ``set_game_state``. Engines never mutate a state
+(their states are frozen), so a session can be shared by every copy of the room at its version:
+the room service hands it back to a fresh decode of the same version (:func:`adopt`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from plugins.base import Binding, Projection
+from plugins.registry import GAMES
+from server.table.objects import GameSlot, Table
+
+# The slot's attribute (not stored with the room) that holds its session, with the stored state
+# it stands for: a slot whose ``state`` was replaced since has no session.
+_ATTR = "session"
+
+
+class Session:
+    """The decoded state of one room's game, and what is derived from it, computed lazily and
+    at most once. ``dump`` is the engine's dump of ``state``."""
+
+    def __init__(self, binding: Binding, state: Any, dump: dict[str, Any]) -> None:
+        self.binding = binding
+        self.state = state
+        self.dump = dump
+        self._projection: Projection | None = None
+        self._to_act: list[int] | None = None
+        self._shared: tuple[tuple[str, ...], dict[str, Any]] | None = None
+
+    def projection(self) -> Projection:
+        if self._projection is None:
+            self._projection = self.binding.project(self.state)
+        return self._projection
+
+    def to_act(self) -> list[int]:
+        if self._to_act is None:
+            self._to_act = self.binding.engine.to_act(self.state)
+        return self._to_act
+
+    def shared(self, names: Sequence[str]) -> dict[str, Any]:
+        """The part of the game view that is the same for every seat (with these names)."""
+        key = tuple(names)
+        if self._shared is not None and self._shared[0] == key:
+            return self._shared[1]
+        engine, state = self.binding.engine, self.state
+        outcome = engine.outcome(state)
+        reveal = engine.reveal(state)
+        teams = engine.teams(state)
+        out = {
+            "phase": engine.view(state, None).get("phase"),
+            "status": engine.status(state, key),
+            "to_act": self.to_act(),
+            "scoreboard": engine.scoreboard(state, key).as_data(),
+            "reveal": [line.as_data() for line in reveal] if reveal is not None else None,
+            "outcome": {"winners": list(outcome.winners), "scores": list(outcome.scores)}
+            if outcome is not None else None,
+            "slots": [list(s) for s in self.projection().slots],
+            "team_of": {p: i for i, team in enumerate(teams) for p in team},
+        }
+        self._shared = (key, out)
+        return out
+
+
+def session(table: Table) -> Session:
+    """The session of the room's running game: the one kept beside its slot, or (at a trust
+    boundary: nothing kept for this stored state) the stored state loaded and checked by the
+    engine."""
+    slot = table.game
+    assert slot is not None and slot.state is not None
+    found = kept(table)
+    if found is not None:
+        return found
+    binding = GAMES[slot.name].binding
+    made = Session(binding, binding.engine.load(slot.state), slot.state)
+    setattr(slot, _ATTR, (made, slot.state))
+    return made
+
+
+def begin(slot: GameSlot, binding: Binding, state: Any) -> Session:
+    """A new state for the room's game (a move, a deal, a checked edit): its dump goes into the
+    slot, and its session beside it."""
+    made = Session(binding, state, binding.engine.dump(state))
+    slot.state = made.dump
+    setattr(slot, _ATTR, (made, made.dump))
+    return made
+
+
+def kept(table: Table) -> Session | None:
+    """The session kept for the room's stored game state, if any (for the room service to keep
+    with the room's blob)."""
+    slot = table.game
+    if slot is None or slot.state is None:
+        return None
+    pair: tuple[Session, object] | None = getattr(slot, _ATTR, None)
+    return pair[0] if pair is not None and pair[1] is slot.state else None
+
+
+def adopt(table: Table, found: Session | None) -> None:
+    """Give a fresh decode of a room the session kept for the same version's state (the caller
+    vouches that they belong together: the same blob)."""
+    slot = table.game
+    if found is None or slot is None or slot.state is None or slot.name not in GAMES \
+            or GAMES[slot.name].binding is not found.binding:
+        return
+    setattr(slot, _ATTR, (found, slot.state))
+
+
+def drop(table: Table) -> None:
+    """Forget the room's session: its table was edited directly, so the stored state is
+    checked by the engine again when next used."""
+    if table.game is not None:
+        setattr(table.game, _ATTR, None)
