@@ -211,3 +211,61 @@ async def test_ana_buys_in_the_window_melds_and_goes_out(pages, server):
                   [state.spent, state.pennies[1]])
     await settled(a)
     await shot(a, "pennies-score")
+
+
+# The rank chooser: in a round where 2s and aces are wild, a 2, an ace and a joker dropped on
+# "New meld" could be a set of 2s or of aces; the page asks, and the set is the rank chosen.
+WILD_2S_ACES = {"first_meld": [3], "wild": ["joker", "2", "ace"]}
+HAND_NAMING = ["H2", "S1", "J1", "C7", "D8", "H10", "S11", "C12", "D13", "H3", "S4"]
+BOT_NAMING = ["C6", "D7", "H8", "S9", "C10", "D11", "H12", "S13", "C3", "D4", "H6"]
+
+
+def naming_position() -> Any:
+    """Round 1 with 2s and aces wild: the computer declined the upcard, Ana passed on it, the
+    computer discarded, and Ana declined its discard and drew: she is to meld or discard."""
+    order = [c for pair in zip(BOT_NAMING, HAND_NAMING, strict=True) for c in pair]
+    order += ["D9", "C5", "D5"]  # the upcard, the computer's draw, Ana's draw
+    rest = full_deck(2)
+    for c in order:
+        rest.remove(c)
+    chart = [WILD_2S_ACES, *ENGINE.info.resolve_options({})["chart"][1:]]
+    state: Any = ENGINE.new_game(2, {"chart": chart}, SEED, deck=[*order, *rest])
+    for player, action in [(1, {"type": "decline"}), (0, {"type": "pass"}),
+                           (1, {"type": "discard", "card": "C10"}), (0, {"type": "decline"})]:
+        state = ENGINE.apply(state, player, action)
+        assert isinstance(state, PenniesState), state
+    assert state.phase == "play" and state.turn == 0 and len(state.hands[0]) == 12
+    return state
+
+
+async def test_ana_names_the_rank_of_a_set_that_could_be_two(pages, server):
+    a = await pages.open("/?name=Ana")
+    await a.locator("[data-testid=game-select] option[value=pennies]").wait_for(state="attached")
+    await a.select_option("[data-testid=game-select]", "pennies")
+    await a.click("[data-testid=create-room]")
+    code = await enter_room(a)
+    await a.click("[data-testid=bot-1]")
+    await a.locator("[data-testid=host-start]").wait_for()
+    await a.click("[data-testid=host-start]")
+    await wait_js(a, "s.game && !s.game.waiting && s.game.players.length === 2")
+    position = naming_position()
+    await server.app[ROOMS_KEY].set_game_state(code, ENGINE.dump(position))
+    await wait_js(a, "s.game.phase === 'play' && s.game.view.hand.join() === arg",
+                  ",".join(position.hands[0]))
+    await settled(a)
+
+    await drop_on(a, ["H2", "S1", "J1"], "[data-id=newmeld]")
+    chooser = a.locator("[data-testid=rank-chooser]")
+    await chooser.wait_for()
+    assert await chooser.locator("[data-testid=rank-choice]").all_text_contents() == [
+        "Set of aces", "Set of 2s"]
+    assert "could be a set of aces or of 2s" in (await chooser.text_content() or "")
+    assert (await dump(a))["game"]["view"]["melds"][0] == []  # nothing sent yet
+    await settled(a)
+    await shot(a, "pennies-rank-chooser")
+    await chooser.locator("[data-testid=rank-choice][data-rank='1']").click()
+    await wait_js(a, "s.game.view.melds[0].length === 1 && s.game.view.melds[0][0].rank === 1")
+    await chooser.wait_for(state="hidden")
+    table = await server.app[ROOMS_KEY].load_table(code)
+    state = ENGINE.load(table.game.state)
+    assert state.melds[0][0].rank == 1 and sorted(state.melds[0][0].cards) == ["H2", "J1", "S1"]
