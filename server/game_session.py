@@ -40,12 +40,19 @@ class Session:
         self.dump = dump
         self._projection: Projection | None = None
         self._to_act: list[int] | None = None
+        self._public: dict[str, Any] | None = None
         self._shared: tuple[tuple[str, ...], dict[str, Any]] | None = None
 
     def projection(self) -> Projection:
         if self._projection is None:
             self._projection = self.binding.project(self.state)
         return self._projection
+
+    def public(self) -> dict[str, Any]:
+        """The engine's view for spectators (``view(state, None)``)."""
+        if self._public is None:
+            self._public = self.binding.engine.view(self.state, None)
+        return self._public
 
     def to_act(self) -> list[int]:
         if self._to_act is None:
@@ -62,7 +69,7 @@ class Session:
         reveal = engine.reveal(state)
         teams = engine.teams(state)
         out = {
-            "phase": engine.view(state, None).get("phase"),
+            "phase": self.public().get("phase"),
             "status": engine.status(state, key),
             "to_act": self.to_act(),
             "scoreboard": engine.scoreboard(state, key).as_data(),

@@ -29,7 +29,15 @@ from typing import Any
 
 import msgspec
 
-from plugins.base import Binding, Cosmetic, Drop, InvalidState, Projection, Rejection
+from plugins.base import (
+    Binding,
+    Cosmetic,
+    Drop,
+    InvalidState,
+    Projection,
+    Rejection,
+    ZoneSpec,
+)
 from plugins.registry import GAMES
 from server.errors import (
     BAD_REQUEST,
@@ -439,7 +447,7 @@ def game_view(table: Table, seat: int | None) -> dict[str, Any] | None:
         "hint": binding.hint(state, me) if me is not None else None,
         "scoreboard": shared["scoreboard"], "reveal": shared["reveal"],
         "outcome": shared["outcome"], "slots": shared["slots"],
-        "view": engine.view(state, me),
+        "view": engine.view(state, me) if me is not None else sess.public(),
         "legal": engine.legal_actions(state, me) if me is not None else [],
     }
 
@@ -471,6 +479,34 @@ def _fields(obj: Obj | None) -> tuple[object, ...] | None:
     return None if obj is None else (type(obj), *msgspec.structs.astuple(obj))
 
 
+def _settled_zone(objs: dict[str, Obj], stack: Stack, z: ZoneSpec, owner: int | None) -> bool:
+    """Does ``stack`` show zone ``z`` already: the same place and look, the same cards lying the
+    same way? The projection then leaves it, and its cards' ids, as they are."""
+    if (stack.holder, stack.label, stack.layout, stack.x, stack.y, stack.w, stack.h,
+            stack.locked, stack.owner) != (True, z.label, z.layout, z.x, z.y, z.w, z.h, True,
+                                           owner) or len(stack.cards) != len(z.faces):
+        return False
+    for cid, face in zip(stack.cards, z.faces, strict=True):
+        card = objs.get(cid)
+        if not isinstance(card, Card) or card.face != face or card.up != z.up \
+                or card.parent != z.id or card.x != z.x or card.y != z.y:
+            return False
+    return True
+
+
+def _settled_hand(objs: dict[str, Obj], hand: Hand, faces: Sequence[str]) -> bool:
+    """Does ``hand`` hold exactly these cards already (in the player's own order)?"""
+    if len(hand.cards) != len(faces):
+        return False
+    held = []
+    for cid in hand.cards:
+        card = objs.get(cid)
+        if not isinstance(card, Card) or card.up or card.parent != hand.id:
+            return False
+        held.append(card.face)
+    return sorted(held) == sorted(faces)
+
+
 def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Change:
     """Make the table show the session's projection, and report what that touched for the
     deltas: the objects it made, moved or changed (a card whose place, side or visibility on
@@ -486,13 +522,30 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
     objs = table.objects
     seats: Sequence[int] = slot.seats
     fresh = slot.deal != proj.deal
-    looks: dict[str, tuple[object, ...]] = {}  # each card before, for what changed
-    in_hand: dict[str, int] = {}  # the seat whose hand held each card before
+
+    def seat_of(owner: int | None) -> int | None:
+        return seats[owner] if owner is not None and owner < len(seats) else None
+
+    # Zones and hands that show their part of the projection already are left alone: most
+    # moves change two or three places, and the stock, the tricks won and the other hands stay.
+    settled: set[str] = set()
+    if not fresh:
+        for z in proj.zones:
+            stack = objs.get(z.id)
+            if isinstance(stack, Stack) and _settled_zone(objs, stack, z, seat_of(z.owner)):
+                settled.add(z.id)
+        for player, faces in proj.hands.items():
+            hand = objs.get(hand_id(seats[player]))
+            if isinstance(hand, Hand) and _settled_hand(objs, hand, faces):
+                settled.add(hand.id)
+    looks: dict[str, tuple[object, ...]] = {}  # each card moved or removed, before
+    in_hand: dict[str, int] = {}  # the seat whose hand held each of those cards before
     touched: dict[str, tuple[object, ...] | None] = {}  # other objects set: fields before
+    placed: list[str] = []  # the cards the projection put somewhere
     pool: dict[str, list[str]] = {}  # cards outside hands, by face: reusable anywhere
     held: dict[str, list[str]] = {}  # cards in hands, by face: only their own hand keeps them
     for obj in objs.values():
-        if isinstance(obj, Card):
+        if isinstance(obj, Card) and obj.parent not in settled:
             looks[obj.id] = _look(objs, obj)
             holder = objs.get(obj.parent) if obj.parent is not None else None
             if isinstance(holder, Hand):
@@ -510,7 +563,7 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
     # stock, and whoever saw it would know where that card lies.
     staying: dict[tuple[str | None, str], list[str]] = {}
     wanted: collections.Counter[tuple[str | None, str]] = collections.Counter(
-        (z.id, f) for z in proj.zones for f in z.faces)
+        (z.id, f) for z in proj.zones if z.id not in settled for f in z.faces)
     for face, ids in pool.items():
         for cid in list(ids):
             key = (objs[cid].parent, face)  # type: ignore[union-attr]
@@ -532,13 +585,14 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
             card = Card(id=new_id("c", rng), face=face)
             objs[card.id] = card
         card.up, card.parent, card.x, card.y = up, parent, x, y
+        placed.append(card.id)
         return card.id
-
-    def seat_of(owner: int | None) -> int | None:
-        return seats[owner] if owner is not None and owner < len(seats) else None
 
     zone_ids = []
     for z in proj.zones:
+        if z.id in settled:
+            zone_ids.append(z.id)
+            continue
         note(z.id)
         stack = objs.get(z.id)
         if not isinstance(stack, Stack):
@@ -576,6 +630,8 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
     for player, faces in proj.hands.items():
         hand = objs[hand_id(seats[player])]
         assert isinstance(hand, Hand)
+        if hand.id in settled:
+            continue
         note(hand.id)
         want = list(faces)
         kept = []
@@ -586,6 +642,7 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
                 held[card.face].remove(cid)
                 card.parent, card.up = hand.id, False
                 kept.append(cid)
+                placed.append(cid)
         hand.cards = kept + [card_for(f, False, hand.id, hand.x, hand.y) for f in want]
     for ids in [*pool.values(), *held.values(), *staying.values()]:  # no longer shown
         for cid in ids:
@@ -595,14 +652,13 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
     slot.deadline = now + sched.delay if sched is not None else None
     slot.delay = sched.delay if sched is not None else None
     change = Change(game_changed=True)
-    for oid, obj in objs.items():
-        if isinstance(obj, Card):
-            before = looks.get(oid)
-            if before is None:
-                change.created.add(oid)
-                change.dirty.add(oid)
-            elif before != _look(objs, obj):
-                change.dirty.add(oid)
+    for cid in placed:
+        before = looks.get(cid)
+        if before is None:
+            change.created.add(cid)
+            change.dirty.add(cid)
+        elif before != _look(objs, objs[cid]):  # type: ignore[arg-type]
+            change.dirty.add(cid)
     for oid, fields in touched.items():
         now_at = objs.get(oid)
         if now_at is None:
