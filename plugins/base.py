@@ -473,7 +473,7 @@ class Flow(Generic[S]):
     title: str
     moves: Any
     phases: Mapping[str, Phase[S]]
-    handlers: Mapping[str, Callable[[S, Any, Any], Any]]
+    handlers: Mapping[str, Callable[[S, Any, Any], S | Rejection]]
     players: Callable[[S], int]
     actors: Callable[[S], Collection[int]]
     example: tuple[str, str]
@@ -539,7 +539,7 @@ class Flow(Generic[S]):
             return self._misplaced(state, phase, kind)
         return self._convert(state, player, kind, action)
 
-    def apply(self, state: S, player: Any, action: Any) -> Any:
+    def apply(self, state: S, player: Any, action: Any) -> S | Rejection:
         """The gate, then the move's handler: the new state or a :class:`Rejection`."""
         gated = self.gate(state, player, action)
         if isinstance(gated, Rejection):
