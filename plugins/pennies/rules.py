@@ -839,6 +839,8 @@ class Pennies:
             opening = find_opening(hand, need, wild) if need else None
             if opening is not None:
                 out.append({"type": "meld", "melds": [_meld_data(m) for m in opening]})
+                if len(opening) > 1:  # or one set at a time (rule 6: in one turn)
+                    out += [{"type": "meld", "melds": [_meld_data(m)]} for m in opening]
             return out
         for m in more_melds(hand, wild):
             out.append({"type": "meld", "melds": [_meld_data(m)]})

@@ -116,6 +116,7 @@ def check_view(state: PenniesState, player: int | None) -> None:
     shown = set(state.discard[-1:]) | {c for b in state.bought for c in b}
     if state.last_move is not None:
         shown |= {state.last_move.card, *state.last_move.cards}  # laid down for all to see
+        shown |= set(state.last_move.returned)  # sets short of the first meld, seen face up
     if state.phase in (ROUND_OVER, GAME_OVER):
         shown |= {c for h in state.hands for c in h}  # the reveal
     assert codes_in(rest) <= shown, "a hidden card leaked"
