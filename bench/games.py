@@ -254,7 +254,9 @@ class Mover:
         self.moves = 0  # acknowledged inside the window
         self.errors: list[str] = []
         self.window: tuple[float, float] = (float("inf"), float("inf"))
+        self.snapshot = asyncio.Event()
         self.sio.on("joined", self._joined)
+        self.sio.on("snapshot", lambda d: self.snapshot.set())
         self.sio.on("delta", self._delta)
         self.sio.on("ack", lambda d: self._done(True))
         self.sio.on("error", self._error)
@@ -284,6 +286,7 @@ class Mover:
         await self.sio.connect(self.url, transports=["websocket"])
         if not await self.request("join", {"code": self.code, "name": self.face}):
             raise RuntimeError(f"join refused: {self.errors}")
+        await asyncio.wait_for(self.snapshot.wait(), 10)  # (else the card may come in it)
         if not await self.request("op", {"op": "create", "kind": "card", "faces": [self.face],
                                          "up": True, "x": 100.0, "y": 100.0}):
             raise RuntimeError(f"create refused: {self.errors}")

@@ -549,11 +549,15 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
     Views differ when the change touches a hand or a card that is or was in one (only its seat
     holds that card, and sees the hand's ``cards``; the others see the count and get the ids of
     cards entering the hand in ``del``) or the game view changed; otherwise one delta, encoded
-    and sent once, serves the whole room.
+    and sent once, serves the whole room. A computer's seat gets no delta: no connection holds
+    it, and nobody can catch up on it later (a person who sits there changed seat, and is sent
+    a snapshot).
     """
     private = views_differ(table, change)
     players = players_view(table) if change.players_changed else None
-    seats: list[int | None] = [None, *range(table.seats)] if private else [None]
+    computers = {p.seat for p in table.players.values() if p.bot}
+    seats: list[int | None] = [None, *(s for s in range(table.seats) if s not in computers)] \
+        if private else [None]
     out = {}
     for seat in seats:
         shown, gone = view_delta(table, change, seat)

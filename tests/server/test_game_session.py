@@ -34,15 +34,27 @@ def test_a_move_loads_nothing_projects_once_and_builds_the_shared_view_once(
         table, env = seated_room(counted_name, players, rng)
         person, server = play(table, env, counts, 30, rng)
     assert len(person) == 30 and len(server) > 10
-    views = players + 1  # every seat and the spectators
     for c in [*person, *server]:
         assert c["engine.load"] == 0, c
         assert c["binding.project"] == 1 and c["engine.dump"] == 1, c
         assert c["engine.status"] == 1 and c["engine.scoreboard"] == 1, c
         assert c["engine.to_act"] <= 1 and c["engine.outcome"] == 1, c
-        # each view's own part (the spectators' also gives the phase)
-        assert c["engine.view"] == views, c
-        assert c["engine.legal_actions"] == players and c["binding.controls"] == players, c
+        # Each view's own part, for the person's seat and the spectators (whose view gives the
+        # phase too); the computers' seats get no delta.
+        assert c["engine.view"] == 2, c
+        assert c["engine.legal_actions"] == 1 and c["binding.controls"] == 1, c
+
+
+def test_a_computers_seat_gets_no_delta_a_persons_does() -> None:
+    rng = random.Random(6)
+    table, env = seated_room("spades", 4, rng)
+    reduce(table, Join("eve", "Eve", hash_token("e"), None), env)
+    view = games.game_view(table, 0)
+    assert view is not None and table.game is not None
+    env = Env(now=max(env.now, float(table.bot_due or 0.0)) + 0.01, rng=rng, bot_delay=0.0)
+    change = reduce(table, GameCommand("ana", view["legal"][0]) if view["legal"] else Auto(), env)
+    assert change is not None
+    assert sorted(build_deltas(table, change, "ana")) == ["s0", "spec"]
 
 
 async def test_the_room_service_keeps_the_session_past_a_refusal_and_checks_a_foreign_state(
