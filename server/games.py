@@ -514,7 +514,8 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
 
     Cards keep their ids only where that tells nobody anything: between zones, from a zone
     into a hand, and within one hand. A card that leaves a hand (a discard, a meld laid down,
-    the face-down knock discard) is a new card with a new id, like every card of a new deal.
+    the face-down knock discard) is a new card with a new id, like every card of a new deal,
+    and so is a card seen face up that now lies face down in a zone (a rebuilt stock).
     """
     proj: Projection = sess.projection()
     slot = table.game
@@ -575,10 +576,25 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
         if oid not in touched:
             touched[oid] = _fields(objs.get(oid))
 
+    def reuse(ids: list[str] | None, hidden: bool) -> str | None:
+        """An id from ``ids`` for a card placed here; for a face-down place in a zone, only an
+        id that lay face down (else whoever saw it face up would know where it lies)."""
+        if not ids:
+            return None
+        if not hidden:
+            return ids.pop()
+        for i in range(len(ids) - 1, -1, -1):
+            card = objs[ids[i]]
+            if isinstance(card, Card) and not card.up:
+                return ids.pop(i)
+        return None
+
     def card_for(face: str, up: bool, parent: str, x: float, y: float) -> str:
-        ids = staying.get((parent, face)) or pool.get(face)
-        if ids:
-            cid = ids.pop()
+        # A card seen face up that now lies face down in a zone (a stock rebuilt from the
+        # discard pile, a trick gathered) is a new card: its face is hidden, so is its place.
+        hidden = not up and not isinstance(objs.get(parent), Hand)
+        cid = reuse(staying.get((parent, face)), hidden) or reuse(pool.get(face), hidden)
+        if cid is not None:
             card = objs[cid]
             assert isinstance(card, Card)
         else:

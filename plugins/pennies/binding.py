@@ -30,7 +30,7 @@ from typing import Any
 from plugins.base import Control, Cosmetic, Drop, Marker, Projection, Rejection, ZoneSpec
 from plugins.cards import card_name, card_names, rank
 from plugins.layout import at, slots
-from plugins.pennies.chart import ROUNDS, sets_text
+from plugins.pennies.chart import sets_text
 from plugins.pennies.rules import ENGINE, Pennies, PenniesState, set_rank, still_needed
 
 NEW_MELD = "newmeld"
@@ -130,9 +130,9 @@ class PenniesBinding:
         return Projection(
             zones=tuple(zones),
             hands={p: tuple(h) for p, h in enumerate(state.hands)},
-            # A new round, and every rebuild of the stock from the discard pile, is a new deal:
-            # every card gets a new id, so no card seen on the discard pile is found in the stock.
-            deal=state.round_no + (ROUNDS + 1) * state.reshuffles,
+            # A new round is a new deal. A stock rebuilt from the discard pile needs none: the
+            # projection gives a card seen face up that now lies face down a new id.
+            deal=state.round_no,
             markers=tuple(markers),
             slots=places,
         )
