@@ -479,19 +479,26 @@ def _fields(obj: Obj | None) -> tuple[object, ...] | None:
     return None if obj is None else (type(obj), *msgspec.structs.astuple(obj))
 
 
-def _settled_zone(objs: dict[str, Obj], stack: Stack, z: ZoneSpec, owner: int | None) -> bool:
-    """Does ``stack`` show zone ``z`` already: the same place and look, the same cards lying the
-    same way? The projection then leaves it, and its cards' ids, as they are."""
-    if (stack.holder, stack.label, stack.layout, stack.x, stack.y, stack.w, stack.h,
-            stack.locked, stack.owner) != (True, z.label, z.layout, z.x, z.y, z.w, z.h, True,
-                                           owner) or len(stack.cards) != len(z.faces):
-        return False
-    for cid, face in zip(stack.cards, z.faces, strict=True):
+def _lying(objs: dict[str, Obj], stack: Stack, z: ZoneSpec) -> int:
+    """How many of the bottom cards of ``stack`` lie already as zone ``z`` shows them (the same
+    faces, in the same order, the same side up, in the same place)? The projection leaves
+    those, and their ids, as they are: a draw from the stock changes its top card only."""
+    if stack.layout != z.layout:
+        return 0
+    n = 0
+    for cid, face in zip(stack.cards, z.faces, strict=False):
         card = objs.get(cid)
         if not isinstance(card, Card) or card.face != face or card.up != z.up \
                 or card.parent != z.id or card.x != z.x or card.y != z.y:
-            return False
-    return True
+            break
+        n += 1
+    return n
+
+
+def _same_place(stack: Stack, z: ZoneSpec, owner: int | None) -> bool:
+    return (stack.holder, stack.label, stack.layout, stack.x, stack.y, stack.w, stack.h,
+            stack.locked, stack.owner) == (True, z.label, z.layout, z.x, z.y, z.w, z.h, True,
+                                           owner)
 
 
 def _settled_hand(objs: dict[str, Obj], hand: Hand, faces: Sequence[str]) -> bool:
@@ -530,11 +537,21 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
     # Zones and hands that show their part of the projection already are left alone: most
     # moves change two or three places, and the stock, the tricks won and the other hands stay.
     settled: set[str] = set()
+    lying: dict[str, int] = {}  # of the other zones, how many bottom cards stay as they are
+    staying_put: set[str] = set()  # those cards
+    recheck: list[str] = []  # the top one of each: it may become, or stop being, the top card
     if not fresh:
         for z in proj.zones:
             stack = objs.get(z.id)
-            if isinstance(stack, Stack) and _settled_zone(objs, stack, z, seat_of(z.owner)):
+            if not isinstance(stack, Stack):
+                continue
+            n = _lying(objs, stack, z)
+            if n == len(z.faces) == len(stack.cards) and _same_place(stack, z, seat_of(z.owner)):
                 settled.add(z.id)
+            elif n:
+                lying[z.id] = n
+                staying_put.update(stack.cards[:n])
+                recheck.append(stack.cards[n - 1])
         for player, faces in proj.hands.items():
             hand = objs.get(hand_id(seats[player]))
             if isinstance(hand, Hand) and _settled_hand(objs, hand, faces):
@@ -548,6 +565,8 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
     for obj in objs.values():
         if isinstance(obj, Card) and obj.parent not in settled:
             looks[obj.id] = _look(objs, obj)
+            if obj.id in staying_put:
+                continue
             holder = objs.get(obj.parent) if obj.parent is not None else None
             if isinstance(holder, Hand):
                 in_hand[obj.id] = holder.seat
@@ -564,7 +583,8 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
     # stock, and whoever saw it would know where that card lies.
     staying: dict[tuple[str | None, str], list[str]] = {}
     wanted: collections.Counter[tuple[str | None, str]] = collections.Counter(
-        (z.id, f) for z in proj.zones if z.id not in settled for f in z.faces)
+        (z.id, f) for z in proj.zones if z.id not in settled
+        for f in z.faces[lying.get(z.id, 0):])
     for face, ids in pool.items():
         for cid in list(ids):
             key = (objs[cid].parent, face)  # type: ignore[union-attr]
@@ -617,7 +637,9 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
         stack.holder, stack.label, stack.layout = True, z.label, z.layout
         stack.x, stack.y, stack.w, stack.h, stack.locked = z.x, z.y, z.w, z.h, True
         stack.owner = seat_of(z.owner)
-        stack.cards = [card_for(f, z.up, z.id, z.x, z.y) for f in z.faces]
+        n = lying.get(z.id, 0)
+        stack.cards = [*stack.cards[:n], *(card_for(f, z.up, z.id, z.x, z.y)
+                                          for f in z.faces[n:])]
         zone_ids.append(z.id)
     marker_ids = []
     for m in proj.markers:
@@ -668,7 +690,7 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
     slot.deadline = now + sched.delay if sched is not None else None
     slot.delay = sched.delay if sched is not None else None
     change = Change(game_changed=True)
-    for cid in placed:
+    for cid in [*placed, *recheck]:
         before = looks.get(cid)
         if before is None:
             change.created.add(cid)
