@@ -42,6 +42,9 @@ class Session:
         self._to_act: list[int] | None = None
         self._public: dict[str, Any] | None = None
         self._shared: tuple[tuple[str, ...], dict[str, Any]] | None = None
+        # The computers' next move in this state, as decided for ``Table.bot_due``, with the
+        # players the server played then: the move itself reuses it (server.games._bot_move).
+        self.bot_move: tuple[tuple[int, ...], tuple[int, dict[str, Any]] | None] | None = None
 
     def projection(self) -> Projection:
         if self._projection is None:

@@ -341,14 +341,23 @@ def _played_by_server(table: Table, player: int) -> bool:
 
 def _bot_move(table: Table, binding: Binding, rng: random.Random
               ) -> tuple[int, dict[str, Any]] | None:
+    """The computers' move in this state. The bot runs once per state: the decision made for
+    :func:`bot_due` is kept in the session and is the move made when the pause is over (while
+    the server plays the same players); a process with no session kept decides anew."""
     sess = session(table)
     state = sess.state
-    for player in sess.to_act():
-        if _played_by_server(table, player):
-            action = GAMES[binding.info.name].move(state, player, rng)
-            if action is not None and not str(action.get("type", "")).startswith("next_"):
-                return player, action
-    return None
+    players = tuple(p for p in sess.to_act() if _played_by_server(table, p))
+    kept = sess.bot_move
+    if kept is not None and kept[0] == players:
+        return kept[1]
+    found: tuple[int, dict[str, Any]] | None = None
+    for player in players:
+        action = GAMES[binding.info.name].move(state, player, rng)
+        if action is not None and not str(action.get("type", "")).startswith("next_"):
+            found = player, action
+            break
+    sess.bot_move = (players, found)
+    return found
 
 
 def bot_due(table: Table, now: float, bot_delay: float) -> float | None:

@@ -2,10 +2,12 @@
 
 :func:`counted` registers a copy of a real game under another name (``counted_spades``...), whose
 engine and binding pass every call through to the real ones and count them; the bot gets the
-real engine, so only the server's own calls are counted. Nothing of the real modules is
-patched. :func:`play` drives a room through the reducer the way the room service does: each
-commit's per-view deltas are built (every seat's and the spectators' game view), a person in
-seat 0 makes a legal move whenever the game offers one, and computers play the other seats.
+real engine, so only the server's own calls are counted, and the bot's runs (``bot``; and
+``bot.again`` when a player is asked about a state it was asked about before). Nothing of the
+real modules is patched. :func:`play` drives a room through the reducer the way the room
+service does: each commit's per-view deltas are built (every seat's and the spectators' game
+view), a person in seat 0 makes a legal move whenever the game offers one, and computers play
+the other seats.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+
+import msgspec
 
 from plugins.game import Game
 from plugins.registry import GAMES, registered
@@ -61,7 +65,14 @@ def counted(name: str) -> Iterator[tuple[str, Counter[str]]]:
     engine = _Counting(real.engine, counts, "engine", info)
     binding = _CountingBinding(real.binding, engine, counts, info)
 
+    asked: set[tuple[bytes, int]] = set()
+
     def bot(_engine: Any, state: Any, player: int, rng: random.Random) -> Any:
+        counts["bot"] += 1
+        key = (msgspec.msgpack.encode(state), player)
+        if key in asked:
+            counts["bot.again"] += 1  # the same player asked again about the same state
+        asked.add(key)
         return real.bot(real.engine, state, player, rng)
 
     game = Game(engine=engine, binding=binding, bot=bot)  # type: ignore[arg-type]

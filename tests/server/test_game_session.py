@@ -45,6 +45,18 @@ def test_a_move_loads_nothing_projects_once_and_builds_the_shared_view_once(
         assert c["engine.legal_actions"] == 1 and c["binding.controls"] == 1, c
 
 
+@pytest.mark.parametrize(("name", "players"), [("spades", 4), ("gin_rummy", 2)])
+def test_the_bot_runs_once_per_state(name: str, players: int) -> None:
+    # The decision made for the room's bot_due is kept in the session and is the move the
+    # computer then makes: the bot is asked about each state (and player) once, not twice.
+    with counted(name) as (counted_name, counts):
+        rng = random.Random(7)
+        table, env = seated_room(counted_name, players, rng)
+        person, server = play(table, env, counts, 30, rng)
+    assert sum(c["bot"] for c in server) > 10
+    assert [c["bot.again"] for c in [*person, *server] if c["bot.again"]] == []
+
+
 def test_a_computers_seat_gets_no_delta_a_persons_does() -> None:
     rng = random.Random(6)
     table, env = seated_room("spades", 4, rng)
