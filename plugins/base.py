@@ -264,7 +264,10 @@ class ZoneSpec:
     ``faces`` lists the cards bottom first. ``owner`` is the engine player the zone belongs to
     (a meld area, the card a player put on the trick) or ``None`` for a shared zone; the page
     moves owned zones round the table so that every viewer sits at the bottom (see
-    :attr:`Projection.slots`). ``drop`` marks a zone players may drag cards onto."""
+    :attr:`Projection.slots`). ``drop`` marks a zone players may drag cards onto.
+    ``shuffled`` says the zone's cards were just gathered and shuffled (this state's move
+    rebuilt it): the server gives every card in it a new id, even one whose face happens to lie
+    where a card of that face lay before."""
 
     id: str
     label: str
@@ -277,6 +280,7 @@ class ZoneSpec:
     h: float = 150.0
     owner: int | None = None
     drop: bool = False
+    shuffled: bool = False
 
 
 @dataclass(frozen=True)

@@ -552,8 +552,8 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
     if not fresh:
         for z in proj.zones:
             stack = objs.get(z.id)
-            if not isinstance(stack, Stack):
-                continue
+            if not isinstance(stack, Stack) or z.shuffled:
+                continue  # a shuffled zone's cards are all new
             n = _lying(objs, stack, z)
             if n == len(z.faces) == len(stack.cards) and _same_place(stack, z, seat_of(z.owner)):
                 settled.add(z.id)
@@ -587,12 +587,12 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
         for oid in looks:
             del objs[oid]
 
-    # A card that stays in its zone keeps its id before any other card of the same face (two
-    # decks) may take one: else a face-up card's id could land on a face-down card of the
-    # stock, and whoever saw it would know where that card lies.
+    # A card that stays in a face-up zone keeps its id before any other card of the same face
+    # (two decks) may take one. (In a face-down zone only the bottom cards that lie as shown
+    # keep theirs: see card_for.)
     staying: dict[tuple[str | None, str], list[str]] = {}
     wanted: collections.Counter[tuple[str | None, str]] = collections.Counter(
-        (z.id, f) for z in proj.zones if z.id not in settled
+        (z.id, f) for z in proj.zones if z.id not in settled and z.up and not z.shuffled
         for f in z.faces[lying.get(z.id, 0):])
     for face, ids in pool.items():
         for cid in list(ids):
@@ -605,24 +605,32 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
         if oid not in touched:
             touched[oid] = _fields(objs.get(oid))
 
-    def reuse(ids: list[str] | None, hidden: bool) -> str | None:
-        """An id from ``ids`` for a card placed here; for a face-down place in a zone, only an
-        id that lay face down (else whoever saw it face up would know where it lies)."""
+    def reuse(ids: list[str] | None, into_hand: bool) -> str | None:
+        """An id from ``ids`` for a card placed here. Into a hand, only a card that lay face
+        down or in sight (a pile's top, a row): a card can be taken from nowhere else, so an id
+        seen face up lower in a pile (shuffled into a rebuilt stock) marks no card in a hand."""
         if not ids:
             return None
-        if not hidden:
+        if not into_hand:
             return ids.pop()
         for i in range(len(ids) - 1, -1, -1):
-            card = objs[ids[i]]
-            if isinstance(card, Card) and not card.up:
+            up, shown = looks[ids[i]][0], looks[ids[i]][5]
+            if shown or not up:
                 return ids.pop(i)
         return None
 
+    shuffled = {z.id for z in proj.zones if z.shuffled}
+
     def card_for(face: str, up: bool, parent: str, x: float, y: float) -> str:
-        # A card seen face up that now lies face down in a zone (a stock rebuilt from the
-        # discard pile, a trick gathered) is a new card: its face is hidden, so is its place.
-        hidden = not up and not isinstance(objs.get(parent), Hand)
-        cid = reuse(staying.get((parent, face)), hidden) or reuse(pool.get(face), hidden)
+        # A card placed face down in a zone above the bottom cards that lie as shown is a new
+        # card, and so is every card of a shuffled zone: an id seen face up (a stock rebuilt
+        # from the discard pile, a trick gathered) would tell that card's face, and a face-down
+        # id that moved (to its twin's place, two decks) where that face lies.
+        into_hand = isinstance(objs.get(parent), Hand)
+        cid = None
+        if into_hand or (up and parent not in shuffled):
+            cid = reuse(staying.get((parent, face)), into_hand) \
+                or reuse(pool.get(face), into_hand)
         if cid is not None:
             card = objs[cid]
             assert isinstance(card, Card)

@@ -81,7 +81,8 @@ class PenniesBinding:
         n = state.players
         places = slots(n)
         zones = [
-            ZoneSpec("stock", "Stock", 560.0, 330.0, tuple(reversed(state.stock))),
+            ZoneSpec("stock", "Stock", 560.0, 330.0, tuple(reversed(state.stock)),
+                     shuffled=state.last_move is not None and state.last_move.reshuffled),
             ZoneSpec("discard", "Discard", 720.0, 330.0, tuple(state.discard), up=True, drop=True),
             ZoneSpec(NEW_MELD, "New meld", 880.0, 330.0, (), layout="row", w=230.0, drop=True),
         ]
