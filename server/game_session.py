@@ -45,6 +45,10 @@ class Session:
         # The computers' next move in this state, as decided for ``Table.bot_due``, with the
         # players the server played then: the move itself reuses it (server.games._bot_move).
         self.bot_move: tuple[tuple[int, ...], tuple[int, dict[str, Any]] | None] | None = None
+        # What the table was made to show for this state, and the version of the commit that
+        # did it: the next projection trusts what is unchanged since, if nothing else was
+        # committed in between (server.games._project).
+        self.shown: tuple[int, Projection] | None = None
 
     def projection(self) -> Projection:
         if self._projection is None:

@@ -46,7 +46,7 @@ from server.errors import (
     UNKNOWN_OBJECT,
     CardtableError,
 )
-from server.game_session import Session, begin, session
+from server.game_session import Session, begin, kept, session
 from server.table import ops as O
 from server.table.apply import Actor, Change, Limits, check_ov, new_id, table_change
 from server.table.objects import (
@@ -303,12 +303,13 @@ def game_action(table: Table, actor: Actor, action: object, rng: random.Random,
 
 def _apply(table: Table, binding: Binding, player: int | None, action: dict[str, Any],
            rng: random.Random, now: float) -> Change:
-    state = _state(table)
+    old = session(table)
+    state = old.state
     new = binding.engine.apply(state, player, action)
     if isinstance(new, Rejection):
         raise CardtableError(RULES, new.message, detail=new.code)
     assert table.game is not None
-    change = _project(table, begin(table.game, binding, new), rng, now)
+    change = _project(table, begin(table.game, binding, new), rng, now, old)
     change.log = binding.engine.describe(state, player, action, names(table))
     table.undo.clear()
     return change
@@ -324,7 +325,8 @@ def set_state(table: Table, data: dict[str, Any], rng: random.Random, now: float
     except InvalidState as exc:
         raise CardtableError(BAD_REQUEST, f"Not a possible state: {exc}") from None
     assert table.game is not None
-    return _project(table, begin(table.game, binding, state), rng, now)
+    old = kept(table)
+    return _project(table, begin(table.game, binding, state), rng, now, old)
 
 
 # --- what the server does by itself: timed moves and computer players ---------------------
@@ -523,10 +525,15 @@ def _settled_hand(objs: dict[str, Obj], hand: Hand, faces: Sequence[str]) -> boo
     return sorted(held) == sorted(faces)
 
 
-def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Change:
+def _project(table: Table, sess: Session, rng: random.Random, now: float,
+             prev: Session | None = None) -> Change:
     """Make the table show the session's projection, and report what that touched for the
     deltas: the objects it made, moved or changed (a card whose place, side or visibility on
     top of its pile changed), the ones it removed, and which hand held each changed card.
+
+    ``prev`` is the session of the state before. When the last commit was its projection's
+    (nothing else changed the table since), a zone or hand it showed as this projection shows
+    it is left alone without looking at its cards.
 
     Cards keep their ids only where that tells nobody anything: between zones, from a zone
     into a hand, and within one hand. A card that leaves a hand (a discard, a meld laid down,
@@ -549,8 +556,17 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
     lying: dict[str, int] = {}  # of the other zones, how many bottom cards stay as they are
     staying_put: set[str] = set()  # those cards
     recheck: list[str] = []  # the top one of each: it may become, or stop being, the top card
+    shown = prev.shown if prev is not None else None
+    if shown is not None and shown[0] == table.version:  # the table as that projection left it
+        was_zones = {z.id: z for z in shown[1].zones}
+        was_hands = shown[1].hands
+    else:
+        was_zones, was_hands = {}, {}
     if not fresh:
         for z in proj.zones:
+            if was_zones.get(z.id) == z and not z.shuffled:
+                settled.add(z.id)
+                continue
             stack = objs.get(z.id)
             if not isinstance(stack, Stack) or z.shuffled:
                 continue  # a shuffled zone's cards are all new
@@ -563,7 +579,8 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
                 recheck.append(stack.cards[n - 1])
         for player, faces in proj.hands.items():
             hand = objs.get(hand_id(seats[player]))
-            if isinstance(hand, Hand) and _settled_hand(objs, hand, faces):
+            if isinstance(hand, Hand) and (was_hands.get(player) == faces
+                                           or _settled_hand(objs, hand, faces)):
                 settled.add(hand.id)
     looks: dict[str, tuple[object, ...]] = {}  # each card moved or removed, before
     in_hand: dict[str, int] = {}  # the seat whose hand held each of those cards before
@@ -593,7 +610,7 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
     staying: dict[tuple[str | None, str], list[str]] = {}
     wanted: collections.Counter[tuple[str | None, str]] = collections.Counter(
         (z.id, f) for z in proj.zones if z.id not in settled and z.up and not z.shuffled
-        for f in z.faces[lying.get(z.id, 0):])
+        for f in z.faces[lying.get(z.id, 0):]) if pool else collections.Counter()
     for face, ids in pool.items():
         for cid in list(ids):
             key = (objs[cid].parent, face)  # type: ignore[union-attr]
@@ -727,4 +744,5 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float) -> Cha
     change.removed |= {oid for oid in looks if oid not in objs}
     change.held = {oid: seat for oid, seat in in_hand.items()
                    if oid in change.dirty or oid in change.removed}
+    sess.shown = (table.version + 1, proj)  # stamped with the next version when committed
     return change
