@@ -362,7 +362,7 @@ def _bot_move(table: Table, binding: Binding, rng: random.Random
     return found
 
 
-def bot_due(table: Table, now: float, bot_delay: float) -> float | None:
+def bot_due(table: Table, now: float, bot_delay: float, rng: random.Random) -> float | None:
     """When a computer player may next move, for the reducer to record in the room at a commit
     made at ``now`` (:attr:`Table.bot_due`): ``bot_delay`` later, if a computer has a move to
     make now; ``None`` if none has (it is a person's turn, the game waits for people, or a hand
@@ -370,9 +370,11 @@ def bot_due(table: Table, now: float, bot_delay: float) -> float | None:
     binding = binding_for(table)
     if binding is None or not started(table):
         return None
-    # A scratch random source: whether a computer moves never hangs on its tie-breaks, and the
-    # room's own source (which replays must see drawn the same) is left alone.
-    if _bot_move(table, binding, random.Random(0)) is None:
+    # The decision is kept for the move itself, so its tie-breaks must not be predictable from
+    # the state: a source seeded from the room's own (drawn only when a computer may be asked).
+    if not any(_played_by_server(table, p) for p in session(table).to_act()):
+        return None
+    if _bot_move(table, binding, random.Random(rng.getrandbits(64))) is None:
         return None
     return now + bot_delay
 

@@ -207,5 +207,5 @@ def reduce(table: Table, intent: Intent, env: Env) -> Change | None:
         change.game_changed = True  # names, who plays and how many are seated are in its view
     # Every commit restarts the computers' pause: the room records when one may next move, so
     # every process's timer honours the same time.
-    table.bot_due = games.bot_due(table, env.now, env.bot_delay)
+    table.bot_due = games.bot_due(table, env.now, env.bot_delay, env.rng)
     return stamp(table, change, env.now)
