@@ -45,6 +45,7 @@ import socketio
 from bench import use_uvloop
 from bench.report import cpu_ticks
 from bench.targets import Launch
+from server.game_patch import apply_patch
 
 TICK_MS = 10.0  # CLK_TCK is 100 on Linux
 ENDS = {"deal_over", "hand_over", "game_over"}
@@ -85,10 +86,12 @@ class Watcher:
             self.commits += 1
         if "game" in d:
             self._game(d["game"])
+        elif "game_patch" in d:
+            self._game(d["game_patch"].get("set"))
 
     def _game(self, g: dict[str, Any] | None) -> None:
-        if g is not None:
-            self.phase = g.get("phase")
+        if g is not None and "phase" in g:
+            self.phase = g["phase"]
 
     def _error(self, d: dict[str, Any]) -> None:
         self.errors.append(str(d.get("code")))
@@ -205,13 +208,21 @@ class Person:
         self.actions = 0  # acknowledged inside the window
         self.refused = 0
         self.window: tuple[float, float] = (float("inf"), float("inf"))
+        self.game: dict[str, Any] | None = None
         self.sio.on("snapshot", lambda d: self._game(d.get("game")))
-        self.sio.on("delta", lambda d: self._game(d["game"]) if "game" in d else None)
+        self.sio.on("delta", self._delta)
         self.sio.on("ack", self._ack)
         self.sio.on("joined", lambda d: None)
         self.sio.on("error", self._error)
 
+    def _delta(self, d: dict[str, Any]) -> None:
+        if "game" in d:
+            self._game(d["game"])
+        elif "game_patch" in d and self.game is not None:
+            self._game(apply_patch(self.game, d["game_patch"]))
+
     def _game(self, g: dict[str, Any] | None) -> None:
+        self.game = g
         self.legal = list(g.get("legal") or []) if g is not None else []
         self._next()
 

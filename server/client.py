@@ -17,6 +17,8 @@ from typing import Any
 
 import socketio
 
+from server.game_patch import apply_patch
+
 EVENTS = ("joined", "snapshot", "delta", "ack", "error")
 MUTATING = frozenset({"op", "seat", "rename", "game", "host"})  # the events that take an opid
 
@@ -118,6 +120,8 @@ class TableClient:
                 self.former = d.get("former", self.former)
             if "game" in d:
                 self.game = d["game"]
+            elif "game_patch" in d and self.game is not None:
+                self.game = apply_patch(self.game, d["game_patch"])
             if d.get("log"):
                 self.log.append(d["log"])
             self.version = d["v"]

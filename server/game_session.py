@@ -14,6 +14,13 @@ own moves - the trust boundaries: a room decoded from the store with no session 
 operator's or a test's edit of the table, and ``set_game_state``. Engines never mutate a state
 (their states are frozen), so a session can be shared by every copy of the room at its version:
 the room service hands it back to a fresh decode of the same version (:func:`adopt`).
+
+A session also keeps the game views this process sent in the room's last commit, one per view
+(``sent``, with that version), so the next commit's deltas carry only what changed
+(:mod:`server.game_patch`). They are kept only once the commit has landed (:func:`remember`),
+carried to the next state's session by :func:`begin`, and used only by the commit right after
+(version + 1): with another process's commit in between, a restart, or an edit, the whole view
+is sent.
 """
 
 from __future__ import annotations
@@ -49,6 +56,9 @@ class Session:
         # did it: the next projection trusts what is unchanged since, if nothing else was
         # committed in between (server.games._project).
         self.shown: tuple[int, Projection] | None = None
+        # The game views (by view key) the room's commit at this version sent, or that it left
+        # as they were: the base of the next commit's game patches (server.rooms.build_deltas).
+        self.sent: tuple[int, dict[str, Any]] | None = None
 
     def projection(self) -> Projection:
         if self._projection is None:
@@ -109,6 +119,9 @@ def begin(slot: GameSlot, binding: Binding, state: Any) -> Session:
     """A new state for the room's game (a move, a deal, a checked edit): its dump goes into the
     slot, and its session beside it."""
     made = Session(binding, state, binding.engine.dump(state))
+    pair: tuple[Session, object] | None = getattr(slot, _ATTR, None)
+    if pair is not None and pair[1] is slot.state:
+        made.sent = pair[0].sent
     slot.state = made.dump
     setattr(slot, _ATTR, (made, made.dump))
     return made
@@ -139,3 +152,42 @@ def drop(table: Table) -> None:
     checked by the engine again when next used."""
     if table.game is not None:
         setattr(table.game, _ATTR, None)
+
+
+# The slot's attribute holding the game views a commit being made sends (version, by view key):
+# kept in the session only once that commit has landed (:func:`remember`).
+_PENDING = "sending"
+
+
+def sent_before(table: Table) -> dict[str, Any] | None:
+    """The game views (by view key) the room's previous version left each view holding, if this
+    process made that commit and kept them; else ``None`` (send whole views)."""
+    found = kept(table)
+    if found is None or found.sent is None or found.sent[0] != table.version - 1:
+        return None
+    return found.sent[1]
+
+
+def sending(table: Table, views: dict[str, Any]) -> None:
+    """The game views this commit (``table.version``) sends, to keep once it lands."""
+    if table.game is not None:
+        setattr(table.game, _PENDING, (table.version, views))
+
+
+def remember(table: Table) -> None:
+    """The room's commit at ``table.version`` landed: keep the game views it sent (or, when it
+    sent none, the ones each view still holds) as the base of the next commit's patches."""
+    slot = table.game
+    if slot is None:
+        return
+    pending: tuple[int, dict[str, Any]] | None = getattr(slot, _PENDING, None)
+    setattr(slot, _PENDING, None)
+    found = kept(table)
+    if found is None:
+        return
+    if pending is not None and pending[0] == table.version:
+        found.sent = pending
+    elif found.sent is not None and found.sent[0] == table.version - 1:
+        found.sent = (table.version, found.sent[1])
+    else:
+        found.sent = None

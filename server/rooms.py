@@ -35,6 +35,7 @@ from server.errors import (
     CardtableError,
 )
 from server.fanout import CatchUp
+from server.game_patch import diff
 from server.limits import SlidingLimiter, Window
 from server.players import clean_name, find_returning, hash_token, player_of
 from server.reducer import (
@@ -337,6 +338,7 @@ class RoomService:
                 except StoreUnavailable as exc:
                     self._cache.pop(code, None)
                     raise (_unconfirmed() if exc.maybe_applied else _unavailable()) from None
+                game_session.remember(table)
                 self._cache[code] = _Cached(table.version, blob, table,
                                             game_session.kept(table))
                 if self.on_commit is not None:
@@ -559,6 +561,8 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
     seats: list[int | None] = [None, *(s for s in range(table.seats) if s not in computers)] \
         if private else [None]
     out = {}
+    before = game_session.sent_before(table) if change.game_changed else None
+    sent: dict[str, Any] = {}
     for seat in seats:
         shown, gone = view_delta(table, change, seat)
         delta: dict[str, Any] = {
@@ -574,9 +578,20 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
             delta["former"] = former_view(table)
             delta["locked"] = table.locked
             delta["public"] = table.public
+        key = view_key(seat) if private else ALL
         if change.game_changed:
-            delta["game"] = games.game_view(table, seat)
-        out[view_key(seat) if private else ALL] = delta
+            view = games.game_view(table, seat)
+            base = before.get(key) if before is not None else None
+            if base is None or view is None:
+                delta["game"] = view
+            else:
+                patch = diff(base, view)
+                if patch:
+                    delta["game_patch"] = patch
+            sent[key] = view
+        out[key] = delta
+    if change.game_changed:
+        game_session.sending(table, sent)
     return out
 
 

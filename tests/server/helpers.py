@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from server.client import OpFailed, TableClient
+from server.game_patch import apply_patch
 from server.http import ROOMS_KEY
 from server.table.objects import Card, Hand, Stack, Table
 from server.table.view import snapshot, visible_faces
@@ -149,3 +150,13 @@ async def converge(server: Any, code: str, clients: list[TableClient]) -> Table:
         if again.version == table.version:
             return again
     raise AssertionError("the room never settled")
+
+
+def game_after(game: dict[str, Any] | None, payload: dict[str, Any]) -> dict[str, Any] | None:
+    """The game view a client holds after ``payload`` (a snapshot or the next delta), from the
+    one it held before: a whole view, a patch of it, or unchanged."""
+    if "game" in payload:
+        return payload["game"]  # type: ignore[no-any-return]
+    if "game_patch" in payload and game is not None:
+        return apply_patch(game, payload["game_patch"])
+    return game

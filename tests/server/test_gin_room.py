@@ -15,6 +15,7 @@ from server.client import OpFailed, TableClient
 from tests.server.helpers import (
     allowed_faces,
     check_table_invariants,
+    game_after,
     server_table,
     view_by_id,
 )
@@ -130,16 +131,19 @@ async def test_bot_vs_bot_hands_over_sockets_only_own_view(server, make_client):
     truth[table.version] = (allowed_faces(table), ENGINE.load(table.game.state))
     for c in (a, b, spec):
         await c.wait_version(table.version)
+        game: dict | None = None
         for name, payload in c.received:
             if name not in ("snapshot", "delta"):
                 continue
+            game = game_after(game, payload)  # (a patch of the view this seat held)
             faces, state = truth[payload["v"]]
             for obj in payload.get("objects", payload.get("set", [])):
                 if obj["t"] == "card" and "face" in obj:
                     assert faces[c.seat].get(obj["id"]) == obj["face"]
-            if payload.get("game") is not None and state is not None:
+            changed = "game" in payload or "game_patch" in payload
+            if changed and game is not None and state is not None:
                 # Each seat gets exactly the engine's view for that seat, nobody else's.
-                assert payload["game"]["view"] == _plain(ENGINE.view(state, c.seat))
+                assert game["view"] == _plain(ENGINE.view(state, c.seat))
         assert c.objects == view_by_id(table, c.seat)
 
 

@@ -28,6 +28,7 @@ from server.table.objects import Card, Hand, Stack, Table
 from server.table.templates import new_table
 from server.table.view import card_visible
 from tests.plugins.test_pennies_rules import deal, ok
+from tests.server.helpers import game_after
 from tests.server.test_rule_shuffles_unlink import close, people_and_a_spectator, settle
 
 # A frame is what one viewer sees at one version: each card it sees (parent, face up, face
@@ -77,12 +78,14 @@ def frames_received(c: Any, since: int) -> list[Frame]:
     deltas = {p["v"]: p for name, p in c.received if name == "delta" and p["v"] > snap["v"]}
     objs: dict[str, dict[str, Any]] = {}
     view: dict[str, Any] = {}
+    game: dict[str, Any] | None = None
     out: list[Frame] = []
     for p in [snap, *(deltas[v] for v in sorted(deltas))]:
         for oid in p.get("del", []):
             objs.pop(oid, None)
         objs.update({o["id"]: o for o in p.get("objects", p.get("set", []))})
-        view = (p.get("game") or {}).get("view") or view
+        game = game_after(game, p)
+        view = (game or {}).get("view") or view
         cards = {oid: (o.get("parent"), bool(o["up"]), "face" in o) for oid, o in objs.items()
                  if o["t"] == "card"}
         piles = {oid: list(o["cards"]) for oid, o in objs.items() if o["t"] == "stack"}

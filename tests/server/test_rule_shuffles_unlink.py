@@ -21,7 +21,7 @@ import pytest
 from server.client import TableClient
 from server.http import ROOMS_KEY
 from server.table.objects import Card, Stack, Table
-from tests.server.helpers import server_table
+from tests.server.helpers import game_after, server_table
 
 
 def seen_up(c: TableClient) -> set[str]:
@@ -151,6 +151,7 @@ def judge(c: TableClient, deal_no: str) -> tuple[int, int]:
     seen: set[str] = set()
     deal = None
     judged = deals = 0
+    game: dict[str, Any] | None = None
     for p in [snap, *(deltas[v] for v in sorted(deltas))]:
         came = p.get("objects", p.get("set", []))
         for oid in p.get("del", []):
@@ -164,7 +165,9 @@ def judge(c: TableClient, deal_no: str) -> tuple[int, int]:
                 assert o["id"] not in seen_up, (
                     f"seat {c.seat} at v{p['v']}: {o['id']} lies face down in {parent['id']}, "
                     "seen face up before")
-        view = (p.get("game") or {}).get("view")
+        changed = "game" in p or "game_patch" in p
+        game = game_after(game, p)
+        view = (game or {}).get("view") if changed else None
         now = view[deal_no] if view else deal
         if deal is not None and now != deal:
             deals += 1

@@ -19,7 +19,7 @@ from server.client import OpFailed, TableClient
 from server.http import ROOMS_KEY
 from tests.conftest import make_config, start_server
 from tests.plugins.test_pennies_rules import deal, ok
-from tests.server.helpers import server_table
+from tests.server.helpers import game_after, server_table
 
 
 async def game_room(url: str, game: str, players: int) -> tuple[str, TableClient, object]:
@@ -193,8 +193,12 @@ async def test_pennies_first_meld_one_set_at_a_time_goes_back_at_the_discard(red
         # plays on; Ana is next asked on her own turn.
         await ana.wait_for(lambda: ana.game["phase"] == "buy" and ana.game["view"]["turn"] == 0,
                            timeout=30)
-        games = [d["game"] for name, d in ana.received[mark_ana:]
-                 if name == "delta" and d.get("game")]
+        games, game = [], None  # every game view Ana held since the mark
+        for i, (name, d) in enumerate(ana.received):
+            if name in ("snapshot", "delta"):
+                game = game_after(game, d)
+                if i >= mark_ana and name == "delta" and game:
+                    games.append(game)
         assert not any(((g["view"] or {}).get("buy_window") or {}).get("player") == 0
                        for g in games)
         assert any(line.startswith("Computer") and "declined the ace of hearts" in line

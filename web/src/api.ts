@@ -7,6 +7,7 @@ import { applyDelta } from "./board";
 import { type Pending, type State, recompute } from "./state";
 import type { Ack, Delta, Joined, Op, Player, ServerError, Snapshot } from "./types";
 import { load, newOpid, rememberRoom, save, tokenKey } from "./util";
+import { applyGamePatch } from "./gamepatch";
 
 export type Fatal = "not-found" | "full" | "locked" | "removed" | "bad-name" | "gave-up";
 
@@ -258,6 +259,7 @@ export class Conn {
       if (next.locked !== undefined) s.locked = next.locked;
       if (next.public !== undefined) s.public = next.public;
       if (next.game !== undefined) s.game = next.game;
+      else if (next.game_patch && s.game) s.game = applyGamePatch(s.game, next.game_patch);
       if (next.log) s.log.push({ text: next.log, at: Date.now() });
       s.v = next.v;
       applied.push(next);

@@ -1,5 +1,7 @@
 // The wire protocol (docs/protocol.md) as TypeScript types. Nothing here has behaviour.
 
+import type { GamePatch } from "./gamepatch";
+
 export const TABLE_W = 1600;
 export const TABLE_H = 1000;
 /** Card size in table units. A template zone is 110 x 150: the card sits centred in it. */
@@ -234,6 +236,8 @@ export interface Delta {
   public?: boolean;
   /** Present when the game view changed; null when the rules were turned off. */
   game?: Game | null;
+  /** Instead of `game`: what changed since this seat's game view at the previous version. */
+  game_patch?: GamePatch;
 }
 
 export interface Joined {
