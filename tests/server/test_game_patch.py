@@ -147,3 +147,29 @@ def test_the_page_applies_the_patches_the_games_emit(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     assert f"{len(cases)} cases emitted by the server" in run.stdout, run.stdout
+
+
+async def test_over_the_wire_the_patched_view_is_the_snapshots(server: Any,
+                                                                make_client: Any) -> None:
+    """Two people play Gin through a real server: their deltas carry patches, and the game view
+    each client built from them is what a new connection's snapshot shows for that seat."""
+    from tests.server.helpers import server_table
+    from tests.server.test_gin_room import gin_room
+
+    code = await gin_room(server)
+    a, b = await make_client(), await make_client()
+    await a.join(code, "Ana")
+    await b.join(code, "Ben")
+    rng = random.Random(3)
+    for _ in range(12):
+        c = next((c for c in (a, b) if c.game and c.game["legal"]), None)
+        assert c is not None
+        await c.request("game", {"action": rng.choice(c.game["legal"])})
+        table = await server_table(server, code)
+        await a.wait_version(table.version)
+        await b.wait_version(table.version)
+    assert any(name == "delta" and "game_patch" in d for name, d in a.received)
+    for c in (a, b):
+        again = await make_client()
+        await again.join(code, "again", token=c.token)  # the same player: its seat's view
+        assert again.game == c.game
