@@ -168,7 +168,7 @@ from plugins.base import (
 )
 from plugins.cards import bad_card, card_name, card_names, is_card, sort_cards
 from plugins.cards import deck as full_deck
-from plugins.gin_rummy import actions as moves
+import plugins.gin_rummy.actions as moves
 from plugins.melds import Deadwood as Arrangement
 from plugins.melds import (
     arrangement_of,

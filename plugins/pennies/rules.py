@@ -128,7 +128,7 @@ from plugins.base import (
     plain,
 )
 from plugins.cards import bad_card, card_name, deck, is_card, rank, rank_name, sort_key
-from plugins.pennies import actions as moves
+import plugins.pennies.actions as moves
 from plugins.pennies.chart import (
     ROUNDS,
     and_list,

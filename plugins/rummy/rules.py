@@ -127,7 +127,7 @@ from plugins.cards import (
     suit,
 )
 from plugins.melds import arrange, check_meld, lay_off, lay_off_problem
-from plugins.rummy import actions as moves
+import plugins.rummy.actions as moves
 
 DRAW = "draw"
 PLAY = "play"
