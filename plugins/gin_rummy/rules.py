@@ -150,6 +150,7 @@ import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
+import plugins.gin_rummy.actions as moves
 from plugins.base import (
     EVERYONE,
     Engine,
@@ -168,7 +169,6 @@ from plugins.base import (
 )
 from plugins.cards import bad_card, card_name, card_names, is_card, sort_cards
 from plugins.cards import deck as full_deck
-import plugins.gin_rummy.actions as moves
 from plugins.melds import Deadwood as Arrangement
 from plugins.melds import (
     arrangement_of,

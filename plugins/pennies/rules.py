@@ -111,6 +111,7 @@ from typing import TYPE_CHECKING, Any
 from msgspec import Struct
 from msgspec.structs import replace
 
+import plugins.pennies.actions as moves
 from plugins.base import (
     EVERYONE,
     Engine,
@@ -128,7 +129,6 @@ from plugins.base import (
     plain,
 )
 from plugins.cards import bad_card, card_name, deck, is_card, rank, rank_name, sort_key
-import plugins.pennies.actions as moves
 from plugins.pennies.chart import (
     ROUNDS,
     and_list,

@@ -99,6 +99,7 @@ import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
+import plugins.rummy.actions as moves
 from plugins.base import (
     EVERYONE,
     Engine,
@@ -127,7 +128,6 @@ from plugins.cards import (
     suit,
 )
 from plugins.melds import arrange, check_meld, lay_off, lay_off_problem
-import plugins.rummy.actions as moves
 
 DRAW = "draw"
 PLAY = "play"
