@@ -47,6 +47,7 @@ $(CHROMIUM):
 
 lint: setup
 	$(VENV)/bin/ruff check server plugins tests bench
+	$(VENV)/bin/ruff format --check server plugins tests bench
 
 typecheck: setup
 	$(VENV)/bin/mypy server plugins

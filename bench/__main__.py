@@ -45,37 +45,70 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m bench",
         description="Load-test cardtable next to a bare python-socketio server: real Socket.IO "
-                    "clients, throughput and paced latency, one table (see bench/README.md).")
+        "clients, throughput and paced latency, one table (see bench/README.md).",
+    )
     p.add_argument("--rooms", type=int, default=10, help="rooms per target (default 10)")
-    p.add_argument("--players", type=int, default=4,
-                   help="players (seats) per room, 1..8 (default 4)")
-    p.add_argument("--seconds", type=float, default=None,
-                   help="measured seconds per phase (default 10; 2 with --quick)")
-    p.add_argument("--warmup", type=float, default=None,
-                   help="unmeasured seconds before each phase (default 1.5; 0.5 with --quick)")
-    p.add_argument("--rate", type=float, default=50.0,
-                   help="latency phase: moves per second per room, spread over its players "
-                        "(default 50)")
+    p.add_argument(
+        "--players", type=int, default=4, help="players (seats) per room, 1..8 (default 4)"
+    )
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="measured seconds per phase (default 10; 2 with --quick)",
+    )
+    p.add_argument(
+        "--warmup",
+        type=float,
+        default=None,
+        help="unmeasured seconds before each phase (default 1.5; 0.5 with --quick)",
+    )
+    p.add_argument(
+        "--rate",
+        type=float,
+        default=50.0,
+        help="latency phase: moves per second per room, spread over its players (default 50)",
+    )
     p.add_argument("--clients", type=int, default=2, help="client processes (default 2)")
-    p.add_argument("--targets", default=",".join(names),
-                   help=f"comma-separated, from: {', '.join(names)} (default all)")
-    p.add_argument("--quick", action="store_true",
-                   help="short run (~25 s): --seconds 2 --warmup 0.5 unless given")
-    p.add_argument("--stock", action="store_true",
-                   help="run the installed `cardtable serve` with its production rate limits "
-                        "(20 ops/s per connection, 30 joins/min per address) instead of "
-                        "lifting them with --ops-per-second/--ops-burst/--joins-per-minute")
-    p.add_argument("--redis-fsync", default="everysec", choices=["always", "everysec", "no", "off"],
-                   help="appendfsync of the redis-server the bench starts ('off': no AOF; "
-                        "default everysec)")
+    p.add_argument(
+        "--targets",
+        default=",".join(names),
+        help=f"comma-separated, from: {', '.join(names)} (default all)",
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="short run (~25 s): --seconds 2 --warmup 0.5 unless given",
+    )
+    p.add_argument(
+        "--stock",
+        action="store_true",
+        help="run the installed `cardtable serve` with its production rate limits "
+        "(20 ops/s per connection, 30 joins/min per address) instead of "
+        "lifting them with --ops-per-second/--ops-burst/--joins-per-minute",
+    )
+    p.add_argument(
+        "--redis-fsync",
+        default="everysec",
+        choices=["always", "everysec", "no", "off"],
+        help="appendfsync of the redis-server the bench starts ('off': no AOF; default everysec)",
+    )
     p.add_argument("--json", type=Path, default=None, help="also write the results here")
-    p.add_argument("--paced-only", action="store_true",
-                   help="skip the unpaced throughput phase (for many players: thousands of "
-                        "closed loops only measure a queue); CPU per move from the paced phase")
-    p.add_argument("--profile", type=Path, default=None, metavar="DIR",
-                   help="py-spy the server processes during the throughput window (the paced "
-                        "one with --paced-only); collapsed "
-                        "stacks go to DIR, a summary is printed (needs py-spy; adds load)")
+    p.add_argument(
+        "--paced-only",
+        action="store_true",
+        help="skip the unpaced throughput phase (for many players: thousands of "
+        "closed loops only measure a queue); CPU per move from the paced phase",
+    )
+    p.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="py-spy the server processes during the throughput window (the paced "
+        "one with --paced-only); collapsed "
+        "stacks go to DIR, a summary is printed (needs py-spy; adds load)",
+    )
     args = p.parse_args(argv)
     if args.seconds is None:
         args.seconds = 2.0 if args.quick else 10.0
@@ -83,8 +116,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.warmup = 0.5 if args.quick else 1.5
     if not 1 <= args.players <= 8:
         p.error("--players must be 1..8 (a room has at most 8 seats; spectators can't move)")
-    if args.rooms < 1 or args.seconds <= 0 or args.warmup < 0 or args.rate <= 0 or (
-            args.clients < 1):
+    if (
+        args.rooms < 1
+        or args.seconds <= 0
+        or args.warmup < 0
+        or args.rate <= 0
+        or (args.clients < 1)
+    ):
         p.error("--rooms, --seconds, --rate and --clients must be positive")
     chosen = [n.strip() for n in args.targets.split(",") if n.strip()]
     unknown = [n for n in chosen if n not in names]
@@ -114,9 +152,15 @@ class WorkerProc:
     async def start(cls, log_path: Path) -> WorkerProc:
         with open(log_path, "wb") as err:
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bench.worker", cwd=REPO,
-                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err,
-                limit=256 * 1024 * 1024)
+                sys.executable,
+                "-m",
+                "bench.worker",
+                cwd=REPO,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=err,
+                limit=256 * 1024 * 1024,
+            )
         return cls(proc, log_path)
 
     def send(self, obj: dict[str, Any]) -> None:
@@ -167,17 +211,29 @@ async def create_rooms(url: str, n: int, seats: int) -> list[str]:
         return list(await asyncio.gather(*(one(http) for _ in range(n))))
 
 
-async def run_phase(workers: list[WorkerProc], roles: dict[int, str], args: argparse.Namespace,
-                    name: str, on_window: Callable[[], None] | None = None,
-                    ) -> tuple[list[dict[str, Any]], dict[str, float]]:
+async def run_phase(
+    workers: list[WorkerProc],
+    roles: dict[int, str],
+    args: argparse.Namespace,
+    name: str,
+    on_window: Callable[[], None] | None = None,
+) -> tuple[list[dict[str, Any]], dict[str, float]]:
     """Run one phase in every client process; CPU use is sampled over the measured window."""
     start = time.monotonic() + START_DELAY
-    cmd = {"cmd": name, "start": start, "warmup": args.warmup, "seconds": args.seconds,
-           "grace": min(GRACE, args.seconds / 2), "rate": args.rate}
+    cmd = {
+        "cmd": name,
+        "start": start,
+        "warmup": args.warmup,
+        "seconds": args.seconds,
+        "grace": min(GRACE, args.seconds / 2),
+        "rate": args.rate,
+    }
     for w in workers:
         w.send(cmd)
-    answers = [asyncio.ensure_future(w.answer(START_DELAY + args.warmup + args.seconds + 30))
-               for w in workers]
+    answers = [
+        asyncio.ensure_future(w.answer(START_DELAY + args.warmup + args.seconds + 30))
+        for w in workers
+    ]
     try:
         ws = start + args.warmup
         await asyncio.sleep(max(0.0, ws - time.monotonic()))
@@ -214,9 +270,13 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
         codes = await create_rooms(urls[0], args.rooms, args.players)
         specs: list[dict[str, Any]] = [{"rooms": [], "seed": k} for k in range(n_workers)]
         for i, code in enumerate(codes):
-            players = [{"url": urls[(i + j if target.placement == "spread" else i) % len(urls)],
-                        "name": f"r{i}p{j}"}
-                       for j in range(args.players)]
+            players = [
+                {
+                    "url": urls[(i + j if target.placement == "spread" else i) % len(urls)],
+                    "name": f"r{i}p{j}",
+                }
+                for j in range(args.players)
+            ]
             specs[i % n_workers]["rooms"].append({"code": code, "players": players})
         servers = [p.popen.pid for p in launch.procs if p.role == "server"]
         rss_idle = sum(rss_kb(pid) or 0 for pid in servers)
@@ -228,14 +288,18 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
         for w in workers:
             ready = await w.answer(setup_timeout + 20)
             _merge_errors(row.errors, ready.get("errors", {}))
-        log(f"  servers up in {t_started - began:.1f} s, {n_players} clients "
-            f"joined in {time.monotonic() - t_started:.1f} s")
+        log(
+            f"  servers up in {t_started - began:.1f} s, {n_players} clients "
+            f"joined in {time.monotonic() - t_started:.1f} s"
+        )
         rss_full = sum(rss_kb(pid) or 0 for pid in servers)
         row.rss_mb = rss_full / 1024
         row.kb_per_conn = (rss_full - rss_idle) / n_players
-        log(f"  server memory: {rss_idle / 1024:.0f} MB before the rooms, {row.rss_mb:.0f} MB "
+        log(
+            f"  server memory: {rss_idle / 1024:.0f} MB before the rooms, {row.rss_mb:.0f} MB "
             f"with {n_players} players joined: {row.kb_per_conn:.1f} KB per connection "
-            "(room and presence included)")
+            "(room and presence included)"
+        )
         roles = {os.getpid(): "bench"}
         roles.update({p.popen.pid: p.role for p in launch.procs})
         roles.update({w.proc.pid: "clients" for w in workers})
@@ -248,8 +312,9 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
                     row.profiles.append(str(out))
 
         if not args.paced_only:
-            tp, row.cpu = await run_phase(workers, roles, args, "throughput",
-                                          start_profiles if args.profile else None)
+            tp, row.cpu = await run_phase(
+                workers, roles, args, "throughput", start_profiles if args.profile else None
+            )
             for spy in spies:
                 await asyncio.to_thread(spy.wait, args.seconds + 20)
             row.moves_s = sum(r["moves"] for r in tp) / args.seconds
@@ -258,8 +323,12 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
                 _merge_errors(row.errors, r["errors"])
 
         lat, row.cpu_paced = await run_phase(
-            workers, roles, args, "latency",
-            start_profiles if args.profile and args.paced_only else None)
+            workers,
+            roles,
+            args,
+            "latency",
+            start_profiles if args.profile and args.paced_only else None,
+        )
         for spy in spies:
             await asyncio.to_thread(spy.wait, args.seconds + 20)
         row.paced_s = sum(r["moves"] for r in lat) / args.seconds
@@ -274,11 +343,13 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
             _merge_errors(row.late, r.get("late", {}))
         if row.paced_s:
             server_ms = row.cpu_paced.get("server", 0.0) * 10 / row.paced_s
-            log(f"  paced phase: {row.paced_s:,.0f} moves/s, server CPU "
+            log(
+                f"  paced phase: {row.paced_s:,.0f} moves/s, server CPU "
                 f"{row.cpu_paced.get('server', 0.0):.0f}% of a core = {server_ms:.3f} ms/move "
                 f"(heartbeats and pings included), store {row.cpu_paced.get('store', 0.0):.0f}%"
                 f", clients {row.cpu_paced.get('clients', 0.0):.0f}%, other "
-                f"{row.cpu_paced.get('other', 0.0):.0f}%")
+                f"{row.cpu_paced.get('other', 0.0):.0f}%"
+            )
     except Exception as exc:  # one target failing must not lose the others' figures
         row.failed = f"{type(exc).__name__}: {exc}"
         log(f"  {target.name} FAILED: {row.failed}")
@@ -293,8 +364,10 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
         await asyncio.gather(*(w.stop() for w in workers), return_exceptions=True)
         t_clients = time.monotonic() - t_stop
         await asyncio.to_thread(launch.close)
-        log(f"  stopped: clients in {t_clients:.1f} s, servers in "
-            f"{time.monotonic() - t_stop - t_clients:.1f} s")
+        log(
+            f"  stopped: clients in {t_clients:.1f} s, servers in "
+            f"{time.monotonic() - t_stop - t_clients:.1f} s"
+        )
     row.seconds = time.monotonic() - began
     return row
 
@@ -310,8 +383,10 @@ async def amain(args: argparse.Namespace) -> list[Row]:
             log(f"- {target.name}: {target.description}")
             row = await run_target(target, args, Path(tmp))
             if not row.failed:
-                log(f"  {row.moves_s or 0:,.0f} moves/s; paced: p50 {row.delta_p50 or 0:.2f} ms,"
-                    f" p99 {row.delta_p99 or 0:.2f} ms ({row.seconds:.1f} s)")
+                log(
+                    f"  {row.moves_s or 0:,.0f} moves/s; paced: p50 {row.delta_p50 or 0:.2f} ms,"
+                    f" p99 {row.delta_p99 or 0:.2f} ms ({row.seconds:.1f} s)"
+                )
             rows.append(row)
     return rows
 
@@ -320,10 +395,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     loop_name = use_uvloop()
     began = time.monotonic()
-    header = (f"{args.rooms} rooms x {args.players} players, {args.seconds:g} s per phase "
-              f"(+{args.warmup:g} s warm-up), paced {args.rate:g} moves/s per room, "
-              f"{args.clients} client process(es); Python {platform.python_version()}, "
-              f"{loop_name}, {os.cpu_count()} CPUs")
+    header = (
+        f"{args.rooms} rooms x {args.players} players, {args.seconds:g} s per phase "
+        f"(+{args.warmup:g} s warm-up), paced {args.rate:g} moves/s per room, "
+        f"{args.clients} client process(es); Python {platform.python_version()}, "
+        f"{loop_name}, {os.cpu_count()} CPUs"
+    )
     log(header)
     try:
         rows = asyncio.run(amain(args))
@@ -340,9 +417,17 @@ def main(argv: list[str] | None = None) -> int:
                 print()
                 print(profile.summarize(Path(path)))
     if args.json:
-        args.json.write_text(json.dumps({"args": {k: (str(v) if isinstance(v, Path) else v)
-                                                  for k, v in vars(args).items()},
-                                         "rows": [r.as_json() for r in rows]}, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "args": {
+                        k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()
+                    },
+                    "rows": [r.as_json() for r in rows],
+                },
+                indent=2,
+            )
+        )
     return 1 if any(r.failed for r in rows) else 0
 
 

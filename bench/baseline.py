@@ -29,8 +29,13 @@ ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
 def create_app() -> web.Application:
     app = web.Application()
-    sio = socketio.AsyncServer(async_mode="aiohttp", cors_allowed_origins=[],
-                               max_http_buffer_size=1_000_000, ping_interval=10, ping_timeout=10)
+    sio = socketio.AsyncServer(
+        async_mode="aiohttp",
+        cors_allowed_origins=[],
+        max_http_buffer_size=1_000_000,
+        ping_interval=10,
+        ping_timeout=10,
+    )
     sio.attach(app)
     players: dict[str, tuple[str, str]] = {}  # sid -> (room code, player id)
     versions: dict[str, int] = {}
@@ -52,20 +57,54 @@ def create_app() -> web.Application:
         pid = f"p{next(ids)}"
         players[sid] = (code, pid)
         await sio.enter_room(sid, code)
-        await sio.emit("joined", {"code": code, "player": pid, "token": pid, "seat": None,
-                                  "name": data.get("name"), "ref": data.get("ref")}, to=sid)
-        await sio.emit("snapshot", {"code": code, "v": versions.get(code, 0), "seats": 8,
-                                    "template": "standard", "players": [], "objects": [],
-                                    "game": None}, to=sid)
+        await sio.emit(
+            "joined",
+            {
+                "code": code,
+                "player": pid,
+                "token": pid,
+                "seat": None,
+                "name": data.get("name"),
+                "ref": data.get("ref"),
+            },
+            to=sid,
+        )
+        await sio.emit(
+            "snapshot",
+            {
+                "code": code,
+                "v": versions.get(code, 0),
+                "seats": 8,
+                "template": "standard",
+                "players": [],
+                "objects": [],
+                "game": None,
+            },
+            to=sid,
+        )
 
     async def op(sid: str, data: dict[str, Any]) -> None:
         code, pid = players[sid]
         v = versions[code] = versions.get(code, 0) + 1
-        obj = {"t": "card", "id": data.get("id") or f"c{pid}x{v}", "x": data.get("x", 0.0),
-               "y": data.get("y", 0.0), "z": v, "rot": 0, "locked": False, "v": v,
-               "face": "H1", "back": "red", "up": True, "parent": None}
-        await sio.emit("delta", {"v": v, "set": [obj], "del": [], "by": pid,
-                                 "log": "Player moved a card"}, room=code)
+        obj = {
+            "t": "card",
+            "id": data.get("id") or f"c{pid}x{v}",
+            "x": data.get("x", 0.0),
+            "y": data.get("y", 0.0),
+            "z": v,
+            "rot": 0,
+            "locked": False,
+            "v": v,
+            "face": "H1",
+            "back": "red",
+            "up": True,
+            "parent": None,
+        }
+        await sio.emit(
+            "delta",
+            {"v": v, "set": [obj], "del": [], "by": pid, "log": "Player moved a card"},
+            room=code,
+        )
         await sio.emit("ack", {"ref": data.get("ref"), "v": v}, to=sid)
 
     sio.on("disconnect", disconnect)

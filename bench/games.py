@@ -116,8 +116,7 @@ class Watcher:
 
     async def setup(self) -> None:
         await self.sio.connect(self.url, transports=["websocket"])
-        if await self.request("join", {"code": self.code, "name": "watcher", "seat": None}) \
-                is None:
+        if await self.request("join", {"code": self.code, "name": "watcher", "seat": None}) is None:
             raise RuntimeError(f"join refused: {self.errors}")
         for _ in range(100):  # the snapshot follows the join
             if self.seats:
@@ -184,12 +183,15 @@ async def one_game(game: str, args: argparse.Namespace) -> dict[str, Any]:
     for pid, role in roles.items():
         cpu[role] = cpu.get(role, 0.0) + (ticks1[pid] - ticks0[pid]) * TICK_MS
     return {
-        "game": game, "rooms": args.rooms, "actions_s": actions / args.seconds,
+        "game": game,
+        "rooms": args.rooms,
+        "actions_s": actions / args.seconds,
         "server_ms": cpu["server"] / actions if actions else None,
         # (the embedded store's redis-server is the server's child: not measured apart)
         "store_ms": cpu["store"] / actions if actions and "store" in roles.values() else None,
         "server_cpu_pct": cpu["server"] / args.seconds / 10,
-        "restarts": sum(w.restarts for w in watchers), "stalls": sum(w.stalls for w in watchers),
+        "restarts": sum(w.restarts for w in watchers),
+        "stalls": sum(w.stalls for w in watchers),
         "errors": sum(len(w.errors) for w in watchers),
     }
 
@@ -231,7 +233,8 @@ class Person:
             self.busy = True
             action = self.rng.choice(self.legal)
             asyncio.get_running_loop().create_task(
-                self.sio.emit("game", {"action": action, "ref": next(self.refs)}))
+                self.sio.emit("game", {"action": action, "ref": next(self.refs)})
+            )
 
     def _ack(self, d: dict[str, Any]) -> None:
         if d.get("v") is None:
@@ -298,8 +301,17 @@ class Mover:
         if not await self.request("join", {"code": self.code, "name": self.face}):
             raise RuntimeError(f"join refused: {self.errors}")
         await asyncio.wait_for(self.snapshot.wait(), 10)  # (else the card may come in it)
-        if not await self.request("op", {"op": "create", "kind": "card", "faces": [self.face],
-                                         "up": True, "x": 100.0, "y": 100.0}):
+        if not await self.request(
+            "op",
+            {
+                "op": "create",
+                "kind": "card",
+                "faces": [self.face],
+                "up": True,
+                "x": 100.0,
+                "y": 100.0,
+            },
+        ):
             raise RuntimeError(f"create refused: {self.errors}")
         for _ in range(500):  # (the client may run the delta's handler after the ack's)
             mine = [cid for by, cid in self.made if by == self.player]
@@ -311,16 +323,25 @@ class Mover:
 
     async def keep_moving(self, until: float) -> None:
         while time.monotonic() < until:
-            ok = await self.request("op", {"op": "move", "id": self.card,
-                                           "x": self.rng.uniform(0, 1500),
-                                           "y": self.rng.uniform(0, 900)})
+            ok = await self.request(
+                "op",
+                {
+                    "op": "move",
+                    "id": self.card,
+                    "x": self.rng.uniform(0, 1500),
+                    "y": self.rng.uniform(0, 900),
+                },
+            )
             if ok and self.window[0] <= time.monotonic() < self.window[1]:
                 self.moves += 1
 
 
-async def _measured(roles: dict[int, str], args: argparse.Namespace,
-                    clients: list[Any], play: Callable[[float], Awaitable[Any]]
-                    ) -> dict[str, float]:
+async def _measured(
+    roles: dict[int, str],
+    args: argparse.Namespace,
+    clients: list[Any],
+    play: Callable[[float], Awaitable[Any]],
+) -> dict[str, float]:
     """Run ``play(until)`` on ``clients`` and return each role's CPU ms over the window."""
     start = time.monotonic() + args.warmup
     end = start + args.seconds
@@ -350,21 +371,29 @@ async def watched(game: str, args: argparse.Namespace) -> dict[str, Any]:
             url = launch.cardtable(redis_url=redis_url, bot_delay=0.0)
             roles = {p.popen.pid: p.role for p in launch.procs}
             async with aiohttp.ClientSession() as http:
+
                 async def room(body: dict[str, Any]) -> str:
                     async with http.post(f"{url}/api/rooms", json=body) as resp:
                         got = await resp.json()
                         if resp.status != 201:
                             raise RuntimeError(f"POST /api/rooms: {resp.status} {got}")
                         return str(got["code"])
+
                 # The main bench's rooms: the standard deck, every player may add objects.
-                layout = json.loads((Path(__file__).parent.parent / "server" / "library"
-                                     / "standard.json").read_text())
+                layout = json.loads(
+                    (
+                        Path(__file__).parent.parent / "server" / "library" / "standard.json"
+                    ).read_text()
+                )
                 layout.update(seats=4, edit="all")
                 table_codes = [await room({"game_file": layout}) for _ in range(args.table_rooms)]
                 game_codes = [await room({"game": game}) for _ in range(args.rooms)]
             # Free play: four movers and a spectator per room.
-            movers = [Mover(url, code, face, rng) for code in table_codes
-                      for face in ("AS", "KH", "QD", "JC")]
+            movers = [
+                Mover(url, code, face, rng)
+                for code in table_codes
+                for face in ("AS", "KH", "QD", "JC")
+            ]
             spectators = [Watcher(url, code, "") for code in table_codes]
             clients += movers + spectators
             for m in movers:
@@ -372,8 +401,12 @@ async def watched(game: str, args: argparse.Namespace) -> dict[str, Any]:
             for w in spectators:
                 await w.sio.connect(url, transports=["websocket"])
                 await w.request("join", {"code": w.code, "name": "watcher", "seat": None})
-            cpu_t = await _measured(roles, args, movers, lambda until: asyncio.gather(
-                *(m.keep_moving(until) for m in movers)))
+            cpu_t = await _measured(
+                roles,
+                args,
+                movers,
+                lambda until: asyncio.gather(*(m.keep_moving(until) for m in movers)),
+            )
             moves = sum(m.moves for m in movers)
             table_errors = sum(len(m.errors) for m in movers)
             for c in clients:
@@ -385,8 +418,10 @@ async def watched(game: str, args: argparse.Namespace) -> dict[str, Any]:
             clients += watchers + people
             for w, p in zip(watchers, people, strict=True):
                 await w.sio.connect(url, transports=["websocket"])
-                if await w.request("join", {"code": w.code, "name": "watcher",
-                                            "seat": None}) is None:
+                if (
+                    await w.request("join", {"code": w.code, "name": "watcher", "seat": None})
+                    is None
+                ):
                     raise RuntimeError(f"join refused: {w.errors}")
                 await p.setup()
             for w in watchers:
@@ -402,8 +437,14 @@ async def watched(game: str, args: argparse.Namespace) -> dict[str, Any]:
             for w in watchers:
                 if w.phase == "waiting":
                     await w.host(action="start")
-            cpu_g = await _measured(roles, args, watchers + people, lambda until: asyncio.gather(
-                *(w.keep_playing(until, person_deals=True) for w in watchers)))
+            cpu_g = await _measured(
+                roles,
+                args,
+                watchers + people,
+                lambda until: asyncio.gather(
+                    *(w.keep_playing(until, person_deals=True) for w in watchers)
+                ),
+            )
             for c in clients:
                 await c.sio.disconnect()
         finally:
@@ -412,33 +453,46 @@ async def watched(game: str, args: argparse.Namespace) -> dict[str, Any]:
     move_ms = cpu_t["server"] / moves if moves else None
     action_ms = cpu_g["server"] / actions if actions else None
     return {
-        "game": game, "rooms": args.rooms, "table_rooms": args.table_rooms,
-        "moves_s": moves / args.seconds, "move_ms": move_ms,
-        "actions_s": actions / args.seconds, "action_ms": action_ms,
+        "game": game,
+        "rooms": args.rooms,
+        "table_rooms": args.table_rooms,
+        "moves_s": moves / args.seconds,
+        "move_ms": move_ms,
+        "actions_s": actions / args.seconds,
+        "action_ms": action_ms,
         "person_s": sum(p.actions for p in people) / args.seconds,
         "ratio": action_ms / move_ms if action_ms and move_ms else None,
-        "restarts": sum(w.restarts for w in watchers), "stalls": sum(w.stalls for w in watchers),
+        "restarts": sum(w.restarts for w in watchers),
+        "stalls": sum(w.stalls for w in watchers),
         "refused": sum(p.refused for p in people),
         "errors": sum(len(w.errors) for w in watchers) + table_errors,
-        "codes": sorted({f"game:{c}" for w in watchers for c in w.errors}
-                        | {f"table:{c}" for m in movers for c in m.errors}),
+        "codes": sorted(
+            {f"game:{c}" for w in watchers for c in w.errors}
+            | {f"table:{c}" for m in movers for c in m.errors}
+        ),
     }
 
 
 def _print_watched(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
-    print(f"people watching: {args.table_rooms} free-play rooms (4 players moving cards + a "
-          f"spectator), then {args.rooms} game rooms (a person in seat 0, computers elsewhere, "
-          f"a spectator); {args.seconds:g} s each after {args.warmup:g} s; store: {args.store}")
-    print(f"{'game':<10}  {'table moves/s':>13}  {'server ms/move':>14}  {'actions/s':>9}  "
-          f"{'person/s':>8}  {'server ms/action':>16}  {'action/move':>11}  {'restarts':>8}  "
-          f"{'refused':>7}  {'stalls':>6}  {'errors':>6}")
+    print(
+        f"people watching: {args.table_rooms} free-play rooms (4 players moving cards + a "
+        f"spectator), then {args.rooms} game rooms (a person in seat 0, computers elsewhere, "
+        f"a spectator); {args.seconds:g} s each after {args.warmup:g} s; store: {args.store}"
+    )
+    print(
+        f"{'game':<10}  {'table moves/s':>13}  {'server ms/move':>14}  {'actions/s':>9}  "
+        f"{'person/s':>8}  {'server ms/action':>16}  {'action/move':>11}  {'restarts':>8}  "
+        f"{'refused':>7}  {'stalls':>6}  {'errors':>6}"
+    )
     for r in rows:
         mm = "-" if r["move_ms"] is None else f"{r['move_ms']:.3f}"
         am = "-" if r["action_ms"] is None else f"{r['action_ms']:.3f}"
         ra = "-" if r["ratio"] is None else f"{r['ratio']:.2f}x"
-        print(f"{r['game']:<10}  {r['moves_s']:>13,.0f}  {mm:>14}  {r['actions_s']:>9,.0f}  "
-              f"{r['person_s']:>8,.0f}  {am:>16}  {ra:>11}  {r['restarts']:>8}  "
-              f"{r['refused']:>7}  {r['stalls']:>6}  {r['errors']:>6}  {' '.join(r['codes'])}")
+        print(
+            f"{r['game']:<10}  {r['moves_s']:>13,.0f}  {mm:>14}  {r['actions_s']:>9,.0f}  "
+            f"{r['person_s']:>8,.0f}  {am:>16}  {ra:>11}  {r['restarts']:>8}  "
+            f"{r['refused']:>7}  {r['stalls']:>6}  {r['errors']:>6}  {' '.join(r['codes'])}"
+        )
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -450,32 +504,49 @@ async def run(args: argparse.Namespace) -> int:
     if "computers" not in args.phases:
         return 1 if failed else 0
     rows = [await one_game(g, args) for g in args.games]
-    print(f"{args.rooms} rooms per game, every seat a computer (no pause), {args.seconds:g} s "
-          f"after {args.warmup:g} s; store: {args.store}")
-    print(f"{'game':<10}  {'actions/s':>9}  {'CPU% server':>11}  {'server ms/action':>16}  "
-          f"{'store ms/action':>15}  {'deals restarted':>15}  {'stalls':>6}  {'errors':>6}")
+    print(
+        f"{args.rooms} rooms per game, every seat a computer (no pause), {args.seconds:g} s "
+        f"after {args.warmup:g} s; store: {args.store}"
+    )
+    print(
+        f"{'game':<10}  {'actions/s':>9}  {'CPU% server':>11}  {'server ms/action':>16}  "
+        f"{'store ms/action':>15}  {'deals restarted':>15}  {'stalls':>6}  {'errors':>6}"
+    )
     for r in rows:
         sm = "-" if r["server_ms"] is None else f"{r['server_ms']:.3f}"
         st = "-" if r["store_ms"] is None else f"{r['store_ms']:.3f}"
-        print(f"{r['game']:<10}  {r['actions_s']:>9,.0f}  {r['server_cpu_pct']:>11.0f}  "
-              f"{sm:>16}  {st:>15}  {r['restarts']:>15}  {r['stalls']:>6}  {r['errors']:>6}")
+        print(
+            f"{r['game']:<10}  {r['actions_s']:>9,.0f}  {r['server_cpu_pct']:>11.0f}  "
+            f"{sm:>16}  {st:>15}  {r['restarts']:>15}  {r['stalls']:>6}  {r['errors']:>6}"
+        )
     return 1 if failed or any(r["errors"] for r in rows) else 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.games",
-                                 description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("--games", default="spades,gin_rummy",
-                    help="comma-separated game names (default spades,gin_rummy)")
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.games", description=(__doc__ or "").split("\n")[0]
+    )
+    ap.add_argument(
+        "--games",
+        default="spades,gin_rummy",
+        help="comma-separated game names (default spades,gin_rummy)",
+    )
     ap.add_argument("--rooms", type=int, default=10)
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--warmup", type=float, default=1.0)
     ap.add_argument("--store", choices=["embedded", "redis"], default="embedded")
-    ap.add_argument("--phases", default="computers,watched",
-                    help="computers (every seat a computer), watched (a person, computers and "
-                    "a spectator, beside free-play table moves); default both")
-    ap.add_argument("--table-rooms", type=int, default=10,
-                    help="free-play rooms of the watched phase (default 10)")
+    ap.add_argument(
+        "--phases",
+        default="computers,watched",
+        help="computers (every seat a computer), watched (a person, computers and "
+        "a spectator, beside free-play table moves); default both",
+    )
+    ap.add_argument(
+        "--table-rooms",
+        type=int,
+        default=10,
+        help="free-play rooms of the watched phase (default 10)",
+    )
     args = ap.parse_args(argv)
     args.phases = {p.strip() for p in args.phases.split(",") if p.strip()}
     args.games = [g.strip() for g in args.games.split(",") if g.strip()]

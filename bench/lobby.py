@@ -65,10 +65,18 @@ class LobbyClient(TableClient):
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m bench.lobby", description=__doc__.split("\n")[0])
     p.add_argument("--online", type=int, default=10_000, help="identities online (10000)")
-    p.add_argument("--pollers", type=int, default=300,
-                   help="of them, real socket clients polling the lobby (300)")
-    p.add_argument("--busy", type=int, default=16,
-                   help="saturation phase: pollers keeping one query in flight (16)")
+    p.add_argument(
+        "--pollers",
+        type=int,
+        default=300,
+        help="of them, real socket clients polling the lobby (300)",
+    )
+    p.add_argument(
+        "--busy",
+        type=int,
+        default=16,
+        help="saturation phase: pollers keeping one query in flight (16)",
+    )
     p.add_argument("--tables", type=int, default=10, help="public tables listed (10)")
     p.add_argument("--seconds", type=float, default=15.0, help="measured seconds per phase (15)")
     p.add_argument("--json", type=Path, default=None, help="also write the figures here")
@@ -78,8 +86,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def summary(samples: list[float]) -> dict[str, float | int | None]:
     ordered = sorted(samples)
     ms = [x * 1000 for x in ordered]
-    return {"n": len(ms), "p50_ms": percentile(ms, 50), "p99_ms": percentile(ms, 99),
-            "max_ms": ms[-1] if ms else None}
+    return {
+        "n": len(ms),
+        "p50_ms": percentile(ms, 50),
+        "p99_ms": percentile(ms, 99),
+        "max_ms": ms[-1] if ms else None,
+    }
 
 
 async def fill(redis: aioredis.Redis, count: int, tag: str) -> list[tuple[str, str, str]]:
@@ -87,7 +99,7 @@ async def fill(redis: aioredis.Redis, count: int, tag: str) -> list[tuple[str, s
     lobby = Lobby(redis, 3 * HEARTBEAT)
     online = [(f"b{tag}{i:06d}", f"sid{i}", name(i)) for i in range(count)]
     for start in range(0, count, 1000):
-        chunk = online[start:start + 1000]
+        chunk = online[start : start + 1000]
         pipe = redis.pipeline(transaction=False)
         for ident, _, n in chunk:
             pipe.hset(identity_key(ident), "n", n)
@@ -103,8 +115,12 @@ def name(i: int) -> str:
     return f"{syl.capitalize()} {i}"
 
 
-async def heartbeat(redis: aioredis.Redis, online: list[tuple[str, str, str]],
-                    stop: asyncio.Event, took: list[float]) -> None:
+async def heartbeat(
+    redis: aioredis.Redis,
+    online: list[tuple[str, str, str]],
+    stop: asyncio.Event,
+    took: list[float],
+) -> None:
     """Refresh the filled identities as their processes' heartbeats would (``took``: how long
     each whole refresh took)."""
     lobby = Lobby(redis, 3 * HEARTBEAT)
@@ -114,7 +130,7 @@ async def heartbeat(redis: aioredis.Redis, online: list[tuple[str, str, str]],
         except TimeoutError:
             t0 = time.perf_counter()
             for start in range(0, len(online), 1000):
-                await lobby.refresh(online[start:start + 1000], time.time())
+                await lobby.refresh(online[start : start + 1000], time.time())
             took.append(time.perf_counter() - t0)
 
 
@@ -122,8 +138,10 @@ def query(rnd: random.Random) -> dict[str, Any]:
     """What a person's page asks: mostly page 0, sometimes a search or a later page."""
     roll = rnd.random()
     if roll < 0.25:
-        return {"page": 0, "q": "".join(rnd.choice(string.ascii_lowercase)
-                                         for _ in range(rnd.choice((2, 3))))}
+        return {
+            "page": 0,
+            "q": "".join(rnd.choice(string.ascii_lowercase) for _ in range(rnd.choice((2, 3)))),
+        }
     if roll < 0.35:
         return {"page": rnd.randrange(1, 100)}
     return {"page": 0}
@@ -190,11 +208,17 @@ async def public_tables(url: str, hosts: list[LobbyClient]) -> None:
             await c.request("host", {"action": "public", "public": True})
 
 
-async def run(args: argparse.Namespace, url: str, redis_url: str, pids: dict[str, int]
-              ) -> dict[str, Any]:
+async def run(
+    args: argparse.Namespace, url: str, redis_url: str, pids: dict[str, int]
+) -> dict[str, Any]:
     redis = aioredis.from_url(redis_url)
-    out: dict[str, Any] = {"online": args.online, "pollers": args.pollers, "busy": args.busy,
-                           "tables": args.tables, "seconds": args.seconds}
+    out: dict[str, Any] = {
+        "online": args.online,
+        "pollers": args.pollers,
+        "busy": args.busy,
+        "tables": args.tables,
+        "seconds": args.seconds,
+    }
     stop = asyncio.Event()
     try:
         t0 = time.perf_counter()
@@ -205,7 +229,7 @@ async def run(args: argparse.Namespace, url: str, redis_url: str, pids: dict[str
         t0 = time.perf_counter()
         clients = await connect_all(url, args.pollers, default_build())
         out["connect_s"] = time.perf_counter() - t0
-        await public_tables(url, clients[:args.tables])
+        await public_tables(url, clients[: args.tables])
         first = await clients[-1].request("lobby", {"page": 0})
         out["listed_total"] = first["total"]
         out["listed_tables"] = len(first["tables"])
@@ -214,15 +238,21 @@ async def run(args: argparse.Namespace, url: str, redis_url: str, pids: dict[str
         t0 = time.perf_counter()
         samples, n = await paced(clients, args.seconds)
         wall = time.perf_counter() - t0
-        out["polling"] = {**summary(samples), "per_s": n / wall,
-                          "cpu": _shares(cpu0, _cpu(pids), wall)}
+        out["polling"] = {
+            **summary(samples),
+            "per_s": n / wall,
+            "cpu": _shares(cpu0, _cpu(pids), wall),
+        }
 
         cpu0 = _cpu(pids)
         t0 = time.perf_counter()
-        samples, rate = await unpaced(clients[:args.busy], args.seconds)
+        samples, rate = await unpaced(clients[: args.busy], args.seconds)
         wall = time.perf_counter() - t0
-        out["saturation"] = {**summary(samples), "per_s": rate,
-                             "cpu": _shares(cpu0, _cpu(pids), wall)}
+        out["saturation"] = {
+            **summary(samples),
+            "per_s": rate,
+            "cpu": _shares(cpu0, _cpu(pids), wall),
+        }
         stop.set()
         await beat
         out["heartbeat"] = {**summary(beats), "identities": len(filled)}
@@ -238,8 +268,9 @@ def _cpu(pids: dict[str, int]) -> dict[str, int | None]:
     return {role: cpu_ticks(pid) for role, pid in pids.items()}
 
 
-def _shares(before: dict[str, int | None], after: dict[str, int | None], wall: float
-            ) -> dict[str, float | None]:
+def _shares(
+    before: dict[str, int | None], after: dict[str, int | None], wall: float
+) -> dict[str, float | None]:
     """Each process's CPU use over ``wall`` seconds, as a share of one core."""
     tick = os.sysconf("SC_CLK_TCK")
     out: dict[str, float | None] = {}
@@ -252,23 +283,31 @@ def _shares(before: dict[str, int | None], after: dict[str, int | None], wall: f
 def report(r: dict[str, Any]) -> str:
     def line(label: str, m: dict[str, Any]) -> str:
         cpu = ", CPU (% of a core): " + ", ".join(
-            f"{role} {share * 100:.0f}" for role, share in m["cpu"].items() if share is not None)
+            f"{role} {share * 100:.0f}" for role, share in m["cpu"].items() if share is not None
+        )
         if m["cpu"].get("server") and m["per_s"]:
             cpu += f"; server CPU per query {m['cpu']['server'] / m['per_s'] * 1000:.2f} ms"
-        return (f"{label}: {m['n']} queries, {m['per_s']:.1f}/s; latency p50 "
-                f"{m['p50_ms']:.1f} ms, p99 {m['p99_ms']:.1f} ms, max {m['max_ms']:.1f} ms{cpu}")
+        return (
+            f"{label}: {m['n']} queries, {m['per_s']:.1f}/s; latency p50 "
+            f"{m['p50_ms']:.1f} ms, p99 {m['p99_ms']:.1f} ms, max {m['max_ms']:.1f} ms{cpu}"
+        )
 
-    return "\n".join([
-        f"lobby with {r['listed_total']} online ({r['pollers']} real sockets, the rest filled in "
-        f"{r['fill_s']:.1f} s), {r['listed_tables']} public tables; sockets connected in "
-        f"{r['connect_s']:.1f} s",
-        line(f"polling ({r['pollers']} pages, one lobby query each every {POLL:g} s)",
-             r["polling"]),
-        line(f"saturation ({r['busy']} clients, one query in flight each)", r["saturation"]),
-        f"heartbeat refresh of {r['heartbeat']['identities']} online identities (every "
-        f"{HEARTBEAT:g} s, as their processes would): p50 {r['heartbeat']['p50_ms']:.0f} ms, "
-        f"max {r['heartbeat']['max_ms']:.0f} ms over {r['heartbeat']['n']} beats",
-    ])
+    return "\n".join(
+        [
+            f"lobby with {r['listed_total']} online ({r['pollers']} real sockets, "
+            f"the rest filled in "
+            f"{r['fill_s']:.1f} s), {r['listed_tables']} public tables; sockets connected in "
+            f"{r['connect_s']:.1f} s",
+            line(
+                f"polling ({r['pollers']} pages, one lobby query each every {POLL:g} s)",
+                r["polling"],
+            ),
+            line(f"saturation ({r['busy']} clients, one query in flight each)", r["saturation"]),
+            f"heartbeat refresh of {r['heartbeat']['identities']} online identities (every "
+            f"{HEARTBEAT:g} s, as their processes would): p50 {r['heartbeat']['p50_ms']:.0f} ms, "
+            f"max {r['heartbeat']['max_ms']:.0f} ms over {r['heartbeat']['n']} beats",
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -59,8 +59,16 @@ class Player:
     def _snapshot(self, d: dict[str, Any]) -> None:
         # A move committed before the join's snapshot went out is in the snapshot, not a delta.
         if self.card is None and self.face is not None:
-            self.card = next((o["id"] for o in d["objects"] if o.get("t") == "card"
-                              and o.get("face") == self.face and o.get("parent") is None), None)
+            self.card = next(
+                (
+                    o["id"]
+                    for o in d["objects"]
+                    if o.get("t") == "card"
+                    and o.get("face") == self.face
+                    and o.get("parent") is None
+                ),
+                None,
+            )
 
     def _done(self, ref: Any, ok: bool) -> None:
         fut = self.waiting.pop(ref, None)
@@ -78,8 +86,9 @@ class Player:
         await self.sio.connect(self.url, transports=["websocket"])
         if not await self.request("join", {"code": self.code, "name": self.name}):
             raise RuntimeError("join refused")
-        if not await self.request("op", {"op": "create", "kind": "card", "faces": [face],
-                                         "up": True, "x": 100, "y": 100}):
+        if not await self.request(
+            "op", {"op": "create", "kind": "card", "faces": [face], "up": True, "x": 100, "y": 100}
+        ):
             raise RuntimeError("create refused")
         if self.card is None:
             raise RuntimeError(f"{self.name}: no delta or snapshot for its card")
@@ -106,9 +115,15 @@ async def run(args: argparse.Namespace) -> int:
                 nonlocal done
                 while done < args.moves:
                     t = time.monotonic()
-                    ok = await p.request("op", {"op": "move", "id": p.card,
-                                                "x": round(rng.uniform(0, 1490), 2),
-                                                "y": round(rng.uniform(0, 850), 2)})
+                    ok = await p.request(
+                        "op",
+                        {
+                            "op": "move",
+                            "id": p.card,
+                            "x": round(rng.uniform(0, 1490), 2),
+                            "y": round(rng.uniform(0, 850), 2),
+                        },
+                    )
                     if not ok:
                         raise RuntimeError("move refused")
                     if done < args.moves:
@@ -122,16 +137,22 @@ async def run(args: argparse.Namespace) -> int:
                 await p.sio.disconnect()
         finally:
             launch.close()
-    print(f"{args.target}: one room, {args.players} players, {args.moves:,} moves "
-          "(closed loop, one move in flight per player)")
-    print(f"{'tenth':>5}  {'moves':>11}  {'moves/s':>7}  {'server ms/move':>14}  "
-          f"{'ack p50 ms':>10}  {'ack p99 ms':>10}")
+    print(
+        f"{args.target}: one room, {args.players} players, {args.moves:,} moves "
+        "(closed loop, one move in flight per player)"
+    )
+    print(
+        f"{'tenth':>5}  {'moves':>11}  {'moves/s':>7}  {'server ms/move':>14}  "
+        f"{'ack p50 ms':>10}  {'ack p99 ms':>10}"
+    )
     for i in range(min(10, len(marks) - 1)):
         (t0, c0), (t1, c1) = marks[i], marks[i + 1]
         lat = sorted(acks[i])
         p50, p99 = percentile(lat, 50) or 0.0, percentile(lat, 99) or 0.0
-        print(f"{i + 1:>5}  {i * tenth + 1:>5}-{(i + 1) * tenth:<5}  {tenth / (t1 - t0):>7,.0f}"
-              f"  {(c1 - c0) * TICK / tenth:>14.3f}  {p50 * 1e3:>10.2f}  {p99 * 1e3:>10.2f}")
+        print(
+            f"{i + 1:>5}  {i * tenth + 1:>5}-{(i + 1) * tenth:<5}  {tenth / (t1 - t0):>7,.0f}"
+            f"  {(c1 - c0) * TICK / tenth:>14.3f}  {p50 * 1e3:>10.2f}  {p99 * 1e3:>10.2f}"
+        )
     return 0
 
 

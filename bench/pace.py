@@ -78,14 +78,30 @@ class Counter:
                 await self.task
 
 
-def start_server(code_dir: Path, redis_url: str, heartbeat: float, grace: float
-                 ) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    code_dir: Path, redis_url: str, heartbeat: float, grace: float
+) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env["PYTHONPATH"] = str(code_dir)
-    args = [sys.executable, "-m", "server", "serve", "--port", str(port), "--redis-url",
-            redis_url, "--heartbeat", str(heartbeat), "--grace", str(grace),
-            "--log-level", "warning", "--joins-per-minute", "100000"]
+    args = [
+        sys.executable,
+        "-m",
+        "server",
+        "serve",
+        "--port",
+        str(port),
+        "--redis-url",
+        redis_url,
+        "--heartbeat",
+        str(heartbeat),
+        "--grace",
+        str(grace),
+        "--log-level",
+        "warning",
+        "--joins-per-minute",
+        "100000",
+    ]
     proc = subprocess.Popen(args, cwd=code_dir, env=env, stdin=subprocess.DEVNULL)
     return proc, f"http://127.0.0.1:{port}"
 
@@ -118,8 +134,10 @@ def pick(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="pace-"))
     store = EmbeddedRedis(tmp / "redis", port=free_port(), fsync="everysec").start()
-    procs = [start_server(args.code, store.url, args.heartbeat, args.grace)
-             for _ in range(args.processes)]
+    procs = [
+        start_server(args.code, store.url, args.heartbeat, args.grace)
+        for _ in range(args.processes)
+    ]
     redis = aioredis.from_url(store.url)
     counter: Counter | None = None
     try:
@@ -127,8 +145,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await wait_up(url)
         first, last = procs[0][1], procs[-1][1]
         room = {"game": "gin_rummy", "options": {"target": 500}}  # no game over soon
-        async with aiohttp.ClientSession() as http, http.post(f"{first}/api/rooms",
-                                                               json=room) as r:
+        async with aiohttp.ClientSession() as http, http.post(f"{first}/api/rooms", json=room) as r:
             code = str((await r.json())["code"])
         counter = Counter(store.url, room_key(code))
         await counter.start()
@@ -148,27 +165,39 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 lines[(at, line)] = None
 
         while True:
-            await ana.wait_for(lambda: ana.game is not None and not ana.game["waiting"] and (
-                bool(ana.game["legal"]) or ana.game["phase"] in ("hand_over", "game_over")),
-                timeout=60)
+            await ana.wait_for(
+                lambda: (
+                    ana.game is not None
+                    and not ana.game["waiting"]
+                    and (bool(ana.game["legal"]) or ana.game["phase"] in ("hand_over", "game_over"))
+                ),
+                timeout=60,
+            )
             await read_log()
             game = ana.game
             assert game is not None
-            if game["phase"] == "game_over" or game["phase"] == "hand_over" and sum(
-                    line.startswith("Computer") for _, line in lines) >= args.moves:
+            if (
+                game["phase"] == "game_over"
+                or game["phase"] == "hand_over"
+                and sum(line.startswith("Computer") for _, line in lines) >= args.moves
+            ):
                 break
             if game["phase"] == "hand_over":  # Ana deals on until enough computer moves
                 await ana.request("game", {"action": {"type": "next_hand"}})
-                await ana.wait_for(lambda: ana.game is not None
-                                   and ana.game["phase"] != "hand_over")
+                await ana.wait_for(
+                    lambda: ana.game is not None and ana.game["phase"] != "hand_over"
+                )
                 continue
             await ana.request("game", {"action": pick(game["legal"], rng)})
         await read_log()
         end_v = int(await redis.hget(room_key(code), "v"))
         attempts = counter.scripts
         ordered = sorted(lines)
-        pauses = [at - ordered[i - 1][0] for i, (at, line) in enumerate(ordered)
-                  if i and line.startswith("Computer")]
+        pauses = [
+            at - ordered[i - 1][0]
+            for i, (at, line) in enumerate(ordered)
+            if i and line.startswith("Computer")
+        ]
         # The room where nothing can happen: connected, then left within and after the grace.
         ana_phase = ana.game["phase"] if ana.game is not None else None
         windows = {}
@@ -185,12 +214,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(args.idle)
         windows["left, after grace"] = counter.reads
         return {
-            "idle_phase": ana_phase, "processes": args.processes, "code": str(args.code),
+            "idle_phase": ana_phase,
+            "processes": args.processes,
+            "code": str(args.code),
             "heartbeat": args.heartbeat,
             "computer_moves": len(pauses),
-            "pause_min": min(pauses), "pause_median": statistics.median(pauses),
+            "pause_min": min(pauses),
+            "pause_median": statistics.median(pauses),
             "under_0.6": sum(p < 0.6 for p in pauses),
-            "commit_attempts": attempts, "versions": end_v - start_v,
+            "commit_attempts": attempts,
+            "versions": end_v - start_v,
             "reads_per_minute": {k: round(v * 60 / args.idle, 1) for k, v in windows.items()},
         }
     finally:
@@ -219,11 +252,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", type=Path, default=None)
     args = p.parse_args(argv)
     out = asyncio.run(run(args))
-    print(f"{out['processes']} process(es), {out['code']}: {out['computer_moves']} computer "
-          f"moves, pause min {out['pause_min'] * 1000:.0f} ms, median "
-          f"{out['pause_median'] * 1000:.0f} ms, {out['under_0.6']} under 0.6 s; "
-          f"{out['commit_attempts']} commit attempts for {out['versions']} versions; "
-          f"idle room ({out['idle_phase']}) reads/min: {out['reads_per_minute']}")
+    print(
+        f"{out['processes']} process(es), {out['code']}: {out['computer_moves']} computer "
+        f"moves, pause min {out['pause_min'] * 1000:.0f} ms, median "
+        f"{out['pause_median'] * 1000:.0f} ms, {out['under_0.6']} under 0.6 s; "
+        f"{out['commit_attempts']} commit attempts for {out['versions']} versions; "
+        f"idle room ({out['idle_phase']}) reads/min: {out['reads_per_minute']}"
+    )
     if args.json:
         args.json.write_text(json.dumps(out, indent=1))
     return 0

@@ -28,9 +28,25 @@ def record(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes]:
     if exe is None:
         raise RuntimeError("--profile needs py-spy: .venv/bin/pip install py-spy")
     return subprocess.Popen(
-        [exe, "record", "--pid", str(pid), "--duration", str(max(1, math.ceil(seconds))),
-         "--rate", "200", "--nonblocking", "--format", "raw", "--output", str(out)],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            exe,
+            "record",
+            "--pid",
+            str(pid),
+            "--duration",
+            str(max(1, math.ceil(seconds))),
+            "--rate",
+            "200",
+            "--nonblocking",
+            "--format",
+            "raw",
+            "--output",
+            str(out),
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _short(frame: str) -> str:

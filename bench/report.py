@@ -151,7 +151,8 @@ def _n(value: float | None, fmt: str) -> str:
 def overloaded(r: Row) -> bool:
     """The target did not keep up with the paced rate: its latencies grew with the run."""
     return bool(r.paced_goal and r.paced_s is not None and r.paced_s < 0.95 * r.paced_goal) or (
-        bool(r.late))
+        bool(r.late)
+    )
 
 
 def cpu_ms_per_move(r: Row, role: str) -> float | None:
@@ -163,8 +164,18 @@ def cpu_ms_per_move(r: Row, role: str) -> float | None:
 
 def render(rows: list[Row], baseline: str = "baseline") -> str:
     base = next((r.moves_s for r in rows if r.target == baseline and r.moves_s), None)
-    head = ["target", "moves/s", "events/s", "deliv%", "vs base", "p50 ms", "p99 ms",
-            "ack p50", "ack p99", "errors"]
+    head = [
+        "target",
+        "moves/s",
+        "events/s",
+        "deliv%",
+        "vs base",
+        "p50 ms",
+        "p99 ms",
+        "ack p50",
+        "ack p99",
+        "errors",
+    ]
     body: list[list[str]] = []
     for r in rows:
         if r.failed:
@@ -172,20 +183,42 @@ def render(rows: list[Row], baseline: str = "baseline") -> str:
             continue
         ratio = f"{r.moves_s / base:.2f}x" if base and r.moves_s is not None else "-"
         mark = "*" if overloaded(r) else ""
-        deliv = (100 * r.events_s / (r.moves_s * r.players)
-                 if r.moves_s and r.events_s is not None and r.players else None)
-        body.append([r.target, _n(r.moves_s, ",.0f"), _n(r.events_s, ",.0f"), _n(deliv, ".0f"),
-                     ratio,
-                     _n(r.delta_p50, ".2f") + mark, _n(r.delta_p99, ".2f") + mark,
-                     _n(r.ack_p50, ".2f") + mark, _n(r.ack_p99, ".2f") + mark,
-                     str(sum(r.errors.values()))])
+        deliv = (
+            100 * r.events_s / (r.moves_s * r.players)
+            if r.moves_s and r.events_s is not None and r.players
+            else None
+        )
+        body.append(
+            [
+                r.target,
+                _n(r.moves_s, ",.0f"),
+                _n(r.events_s, ",.0f"),
+                _n(deliv, ".0f"),
+                ratio,
+                _n(r.delta_p50, ".2f") + mark,
+                _n(r.delta_p99, ".2f") + mark,
+                _n(r.ack_p50, ".2f") + mark,
+                _n(r.ack_p99, ".2f") + mark,
+                str(sum(r.errors.values())),
+            ]
+        )
     lines = [_table(head, body)]
     if any(overloaded(r) for r in rows if not r.failed):
-        lines.append("* did not keep up with the paced rate: these latencies measure a queue, "
-                     "not the server")
+        lines.append(
+            "* did not keep up with the paced rate: these latencies measure a queue, not the server"
+        )
 
-    head2 = ["target", "paced moves/s", "CPU% server", "store", "clients", "other",
-             "server ms/move", "store ms/move", "error codes"]
+    head2 = [
+        "target",
+        "paced moves/s",
+        "CPU% server",
+        "store",
+        "clients",
+        "other",
+        "server ms/move",
+        "store ms/move",
+        "error codes",
+    ]
     body2: list[list[str]] = []
     for r in rows:
         if r.failed:
@@ -195,19 +228,33 @@ def render(rows: list[Row], baseline: str = "baseline") -> str:
         codes = ", ".join(f"{k}={v}" for k, v in sorted(r.errors.items())) or "-"
         if r.late:
             codes += " (late: " + ", ".join(f"{k}={v}" for k, v in sorted(r.late.items())) + ")"
-        body2.append([r.target, paced, _n(r.cpu.get("server"), ".0f"),
-                      _n(r.cpu.get("store"), ".0f"), _n(r.cpu.get("clients"), ".0f"),
-                      _n(r.cpu.get("other"), ".0f"), _n(cpu_ms_per_move(r, "server"), ".2f"),
-                      _n(cpu_ms_per_move(r, "store"), ".3f"), codes])
-    lines += ["", _table(head2, body2),
-              "CPU%: of one core, over the throughput window; other: processes outside the bench"]
+        body2.append(
+            [
+                r.target,
+                paced,
+                _n(r.cpu.get("server"), ".0f"),
+                _n(r.cpu.get("store"), ".0f"),
+                _n(r.cpu.get("clients"), ".0f"),
+                _n(r.cpu.get("other"), ".0f"),
+                _n(cpu_ms_per_move(r, "server"), ".2f"),
+                _n(cpu_ms_per_move(r, "store"), ".3f"),
+                codes,
+            ]
+        )
+    lines += [
+        "",
+        _table(head2, body2),
+        "CPU%: of one core, over the throughput window; other: processes outside the bench",
+    ]
     for r in rows:
         if r.failed:
             lines.append(f"{r.target} failed: {r.failed.splitlines()[0]}")
     busy = [r.target for r in rows if max(r.cpu.get("other", 0), r.cpu_paced.get("other", 0)) > 25]
     if busy:
-        lines.append(f"! other processes used over 25% of a core while measuring {', '.join(busy)}"
-                     ": those figures are disturbed (CPU ms/move much less so)")
+        lines.append(
+            f"! other processes used over 25% of a core while measuring {', '.join(busy)}"
+            ": those figures are disturbed (CPU ms/move much less so)"
+        )
     return "\n".join(lines)
 
 

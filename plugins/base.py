@@ -63,8 +63,7 @@ def dump_state(state: Any) -> dict[str, Any]:
     return data
 
 
-def load_state(data: Any, kind: type[T], title: str,
-               problem: Callable[[T], str | None]) -> T:
+def load_state(data: Any, kind: type[T], title: str, problem: Callable[[T], str | None]) -> T:
     """``data`` as a ``kind`` state, or :class:`InvalidState` saying what is wrong: the shape
     (types, missing fields) first, then ``problem`` (what the game's rules make impossible)."""
     if not isinstance(data, dict):
@@ -96,9 +95,13 @@ class OptionSpec:
 
     def as_data(self) -> dict[str, Any]:
         """What the home page needs to render the option for any game."""
-        return {"name": self.name, "label": self.label or self.name.replace("_", " "),
-                "default": self.default, "choices": list(self.choices),
-                "description": self.description}
+        return {
+            "name": self.name,
+            "label": self.label or self.name.replace("_", " "),
+            "default": self.default,
+            "choices": list(self.choices),
+            "description": self.description,
+        }
 
 
 @dataclass(frozen=True)
@@ -166,10 +169,13 @@ class Scoreboard:
     scored: int = 0
 
     def as_data(self) -> dict[str, Any]:
-        return {"columns": list(self.columns),
-                "rows": [{"label": label, "cells": list(cells)} for label, cells in self.rows],
-                "totals": list(self.totals), "note": self.note,
-                "scored": self.scored or len(self.columns)}
+        return {
+            "columns": list(self.columns),
+            "rows": [{"label": label, "cells": list(cells)} for label, cells in self.rows],
+            "totals": list(self.totals),
+            "note": self.note,
+            "scored": self.scored or len(self.columns),
+        }
 
 
 @dataclass(frozen=True)
@@ -183,8 +189,13 @@ class RevealLine:
     note: str = ""
 
     def as_data(self) -> dict[str, Any]:
-        return {"player": self.player, "melds": [list(m) for m in self.melds],
-                "cards": list(self.cards), "points": self.points, "note": self.note}
+        return {
+            "player": self.player,
+            "melds": [list(m) for m in self.melds],
+            "cards": list(self.cards),
+            "points": self.points,
+            "note": self.note,
+        }
 
 
 class Engine(Protocol[S]):
@@ -196,8 +207,9 @@ class Engine(Protocol[S]):
 
     info: GameInfo
 
-    def new_game(self, players: int, options: dict[str, Any], seed: int,
-                 deck: Sequence[str] | None = None) -> S:
+    def new_game(
+        self, players: int, options: dict[str, Any], seed: int, deck: Sequence[str] | None = None
+    ) -> S:
         """A fresh game. ``seed`` drives every shuffle (reproducible); ``deck``, when given, is
         the exact order of the first deal's cards, ``deck[0]`` dealt first (tests)."""
         ...
@@ -228,8 +240,9 @@ class Engine(Protocol[S]):
         cards. Always has ``phase`` and ``to_act``."""
         ...
 
-    def describe(self, before: S, player: int | None, action: dict[str, Any],
-                 names: Sequence[str]) -> str:
+    def describe(
+        self, before: S, player: int | None, action: dict[str, Any], names: Sequence[str]
+    ) -> str:
         """The public log line for ``action`` applied to ``before``: plain words and card names
         ("Ana discarded the queen of clubs"), never a card the others may not see."""
         ...
@@ -499,8 +512,10 @@ class Flow(Generic[S]):
         named = {kind for phase in self.phases.values() for kind in phase.actions}
         named |= self.anyone | self.automatic_moves | self.lapse | set(self.elsewhere)
         if structs != handled or not named <= structs:
-            raise ValueError(f"{self.title} flow: structs {sorted(structs)}, handlers "
-                             f"{sorted(handled)}, moves named {sorted(named)}")
+            raise ValueError(
+                f"{self.title} flow: structs {sorted(structs)}, handlers "
+                f"{sorted(handled)}, moves named {sorted(named)}"
+            )
 
     def gate(self, state: S, player: Any, action: Any) -> tuple[int | None, Action] | Rejection:
         """Who makes which typed move, or the standard rejection, asked in this order: the
@@ -509,8 +524,11 @@ class Flow(Generic[S]):
         if player is None:
             if not (self.automatic_moves or self.lapse):
                 return self.no_player(state)
-        elif not (isinstance(player, int) and not isinstance(player, bool)
-                  and 0 <= player < self.players(state)):
+        elif not (
+            isinstance(player, int)
+            and not isinstance(player, bool)
+            and 0 <= player < self.players(state)
+        ):
             return self.bad_player(state)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             return Rejection("bad_action", self.bad_action.format(*self.example))
@@ -567,8 +585,9 @@ class Flow(Generic[S]):
                 return found
         return Rejection("wrong_phase", self.elsewhere.get(kind, phase.hint))
 
-    def _convert(self, state: S, player: int | None, kind: str,
-                 action: dict[str, Any]) -> tuple[int | None, Action] | Rejection:
+    def _convert(
+        self, state: S, player: int | None, kind: str, action: dict[str, Any]
+    ) -> tuple[int | None, Action] | Rejection:
         struct = self._kinds[kind]
         try:  # into the move's own struct: the type is known, and a union is ~60x slower
             move = msgspec.convert(action, struct)

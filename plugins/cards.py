@@ -141,11 +141,15 @@ def is_run(cards: Sequence[str], *, min_len: int = 3) -> bool:
 def bad_card(card: object, *, jokers: bool = False) -> Rejection:
     """The rejection every engine gives for a missing or malformed card code."""
     if card is None:
-        return Rejection("bad_card", "Say which card, written like H5 (5 of hearts) or S12 "
-                         "(queen of spades).")
+        return Rejection(
+            "bad_card", "Say which card, written like H5 (5 of hearts) or S12 (queen of spades)."
+        )
     also = " or J1 (a joker)" if jokers else ""
-    return Rejection("bad_card", f"That is not a card: {card!r}. Cards are written like H5 (5 of "
-                     f"hearts), S12 (queen of spades), C1 (ace of clubs){also}.")
+    return Rejection(
+        "bad_card",
+        f"That is not a card: {card!r}. Cards are written like H5 (5 of "
+        f"hearts), S12 (queen of spades), C1 (ace of clubs){also}.",
+    )
 
 
 def points(card: str) -> int:

@@ -349,9 +349,9 @@ def meld_kind(
     return None
 
 
-def arrange(cards: Iterable[str], *, wild: Wild | None = None, rank: int | None = None) -> tuple[
-    str, ...
-]:
+def arrange(
+    cards: Iterable[str], *, wild: Wild | None = None, rank: int | None = None
+) -> tuple[str, ...]:
     """A meld's cards in display order: a run low to high; a set's natural cards by suit, then
     its wild cards. Cards that are not a meld come back sorted by suit and rank."""
     cards = list(cards)
@@ -392,8 +392,9 @@ def lay_off_problem(
         return f"{card!r} is not a card"
     if wild is None and rank is None and _plain_fits(meld, card, sets, runs, min_len, max_set):
         return None
-    kind = meld_kind(meld, wild=wild, rank=rank, sets=sets, runs=runs, min_len=min_len,
-                     max_set=max_set)
+    kind = meld_kind(
+        meld, wild=wild, rank=rank, sets=sets, runs=runs, min_len=min_len, max_set=max_set
+    )
     if kind is None:
         return "that is not a meld"
     grown = [*meld, card]
@@ -407,8 +408,9 @@ def lay_off_problem(
         if card not in JOKERS and suit(card) == suit(meld[0]) and "ace is low" in problem:
             return f"the {name} doesn't extend {where}: the ace is low only"
         return f"the {name} doesn't extend {where}: a run grows at either end by one suit"
-    options = [rank] if rank is not None else set_ranks(meld, wild=wild, min_len=min_len,
-                                                        max_len=max_set)
+    options = (
+        [rank] if rank is not None else set_ranks(meld, wild=wild, min_len=min_len, max_len=max_set)
+    )
     problems = [
         check_set(grown, wild=wild, rank=r, min_len=min_len, max_len=None)
         or _size_problem(len(grown), min_len, max_set, SET)
@@ -469,8 +471,9 @@ def can_lay_off(
     """Whether ``card`` can be laid off onto ``meld``."""
     if wild is None and rank is None:
         return is_card(card) and _plain_fits(meld, card, sets, runs, min_len, max_set)
-    problem = lay_off_problem(meld, card, wild=wild, rank=rank, sets=sets, runs=runs,
-                              min_len=min_len, max_set=max_set)
+    problem = lay_off_problem(
+        meld, card, wild=wild, rank=rank, sets=sets, runs=runs, min_len=min_len, max_set=max_set
+    )
     return problem is None
 
 
@@ -486,15 +489,22 @@ def lay_off(
     max_set: int | None = 4,
 ) -> tuple[str, ...]:
     """``meld`` with ``card`` laid off, in display order; ``ValueError`` (the reason) if not."""
-    problem = lay_off_problem(meld, card, wild=wild, rank=rank, sets=sets, runs=runs,
-                              min_len=min_len, max_set=max_set)
+    problem = lay_off_problem(
+        meld, card, wild=wild, rank=rank, sets=sets, runs=runs, min_len=min_len, max_set=max_set
+    )
     if problem is not None:
         raise ValueError(problem)
-    if rank is None and meld_kind(meld, wild=wild, sets=sets, runs=runs, min_len=min_len,
-                                  max_set=max_set) == SET:
+    if (
+        rank is None
+        and meld_kind(meld, wild=wild, sets=sets, runs=runs, min_len=min_len, max_set=max_set)
+        == SET
+    ):
         ranks = set_ranks(meld, wild=wild, min_len=min_len, max_len=max_set)
-        fits = [r for r in ranks if check_set([*meld, card], wild=wild, rank=r, min_len=min_len,
-                                              max_len=max_set) is None]
+        fits = [
+            r
+            for r in ranks
+            if check_set([*meld, card], wild=wild, rank=r, min_len=min_len, max_len=max_set) is None
+        ]
         rank = fits[0]
     return arrange([*meld, card], wild=wild, rank=rank)
 
@@ -528,10 +538,28 @@ def plan_layoffs(
                         continue
                     # Sets sort by suit, runs by rank: both are deck order within a meld.
                     current[i] = sorted([*meld, card], key=_order)
-                elif can_lay_off(meld, card, wild=wild, rank=named[i], sets=sets, runs=runs,
-                                 min_len=min_len, max_set=max_set):
-                    current[i] = list(lay_off(meld, card, wild=wild, rank=named[i], sets=sets,
-                                              runs=runs, min_len=min_len, max_set=max_set))
+                elif can_lay_off(
+                    meld,
+                    card,
+                    wild=wild,
+                    rank=named[i],
+                    sets=sets,
+                    runs=runs,
+                    min_len=min_len,
+                    max_set=max_set,
+                ):
+                    current[i] = list(
+                        lay_off(
+                            meld,
+                            card,
+                            wild=wild,
+                            rank=named[i],
+                            sets=sets,
+                            runs=runs,
+                            min_len=min_len,
+                            max_set=max_set,
+                        )
+                    )
                 else:
                     continue
                 remaining.remove(card)
@@ -562,8 +590,11 @@ def best_melds(
     problem = _bad_code(hand)
     if problem:
         raise ValueError(problem)
-    if wild is None and value is points and len(set(hand)) == len(hand) and not any(
-        c in JOKERS for c in hand
+    if (
+        wild is None
+        and value is points
+        and len(set(hand)) == len(hand)
+        and not any(c in JOKERS for c in hand)
     ):
         mask = 0
         for c in hand:
@@ -653,8 +684,12 @@ def _best_one_deck(
             low = rem & -rem
             left.append(STANDARD[low.bit_length() - 1])
             rem ^= low
-    return Arrangement(melds=tuple(melds), ranks=tuple(ranks), left=tuple(left),
-                       points=sum(points(c) for c in left))
+    return Arrangement(
+        melds=tuple(melds),
+        ranks=tuple(ranks),
+        left=tuple(left),
+        points=sum(points(c) for c in left),
+    )
 
 
 Plan = tuple[tuple[tuple[str, ...], int], ...]
@@ -786,16 +821,25 @@ def can_go_out(
     """Whether every card can be melded or laid off onto ``table`` (and onto the new melds),
     keeping at most one card to discard when ``discard``."""
     hand = list(cards)
-    arr = best_melds(hand, wild=wild, sets=sets, runs=runs, min_len=min_len, max_set=max_set,
-                     fewest_cards=True)
+    arr = best_melds(
+        hand, wild=wild, sets=sets, runs=runs, min_len=min_len, max_set=max_set, fewest_cards=True
+    )
     allowed = 1 if discard else 0
     if len(arr.left) <= allowed:
         return True
     melds = [*table, *arr.melds]
     named = [*(ranks if ranks is not None else [None] * len(table)), *arr.ranks]
     named = [r if r else None for r in named]
-    plan = plan_layoffs(melds, arr.left, wild=wild, ranks=named, sets=sets, runs=runs,
-                        min_len=min_len, max_set=max_set)
+    plan = plan_layoffs(
+        melds,
+        arr.left,
+        wild=wild,
+        ranks=named,
+        sets=sets,
+        runs=runs,
+        min_len=min_len,
+        max_set=max_set,
+    )
     return len(arr.left) - len(plan) <= allowed
 
 

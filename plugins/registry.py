@@ -42,8 +42,9 @@ def load_games(modules: Iterable[str]) -> dict[str, Game]:
             raise
         game = getattr(module, "GAME", None)
         if not isinstance(game, Game):
-            raise GameNotAvailable(f"{module_name} does not export GAME = Game(engine, binding, "
-                                   "bot).")
+            raise GameNotAvailable(
+                f"{module_name} does not export GAME = Game(engine, binding, bot)."
+            )
         if game.name in out:
             raise ValueError(f"Two modules register a game called {game.name!r}.")
         out[game.name] = game

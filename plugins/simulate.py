@@ -127,8 +127,11 @@ def drive(
         after = engine.apply(state, player, action)
         steps += 1
         if isinstance(after, Rejection):
-            return Played(state, steps,
-                          f"player {player} {action} was rejected: {after.code}: {after.message}")
+            return Played(
+                state,
+                steps,
+                f"player {player} {action} was rejected: {after.code}: {after.message}",
+            )
         if observe is not None:
             observe(state, player, action, after)
         state = after

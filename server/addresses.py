@@ -41,7 +41,7 @@ def _parse_ip(text: str) -> IPAddress | None:
     """An address as a proxy may write it (bare, ``[v6]:port``, ``v4:port``), or None."""
     text = text.strip()
     if text.startswith("[") and "]" in text:
-        text = text[1:text.index("]")]
+        text = text[1 : text.index("]")]
     elif text.count(":") == 1:
         text = text.split(":", 1)[0]
     try:
@@ -57,8 +57,7 @@ def _trusted(ip: IPAddress, trusted: Sequence[Network]) -> bool:
     return any(ip.version == net.version and ip in net for net in trusted)
 
 
-def client_address(peer: str | None, forwarded_for: str | None,
-                   trusted: Sequence[Network]) -> str:
+def client_address(peer: str | None, forwarded_for: str | None, trusted: Sequence[Network]) -> str:
     """The address of the client behind a connection from ``peer``.
 
     ``forwarded_for`` is the ``X-Forwarded-For`` value (several headers joined by commas). It is

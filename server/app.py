@@ -50,12 +50,16 @@ async def _close_manager(manager: socketio.AsyncRedisManager) -> None:
 
 
 def create_app(config: Config) -> web.Application:
-    app = web.Application(middlewares=[security_headers, not_found_page, wrong_method],
-                          client_max_size=64 * 1024)
+    app = web.Application(
+        middlewares=[security_headers, not_found_page, wrong_method], client_max_size=64 * 1024
+    )
     # With an external Redis, events fan out through it so several server processes can share
     # rooms; the embedded store is private to one process, so it fans out in memory.
-    manager = (socketio.AsyncRedisManager(config.redis_url, channel="cardtable")
-               if config.redis_url else None)
+    manager = (
+        socketio.AsyncRedisManager(config.redis_url, channel="cardtable")
+        if config.redis_url
+        else None
+    )
     sio = GuardedServer(
         async_mode="aiohttp",
         client_manager=manager,
@@ -82,8 +86,12 @@ def create_app(config: Config) -> web.Application:
             embedded = EmbeddedRedis(config.data_dir, fsync=config.fsync).start()
             url = embedded.url
             log.info("embedded store: redis-server under %s", config.data_dir.resolve())
-        store = RedisStore(url, log_cap=config.log_cap, ttl_seconds=config.room_ttl_seconds,
-                           socket_timeout=config.store_timeout_seconds)
+        store = RedisStore(
+            url,
+            log_cap=config.log_cap,
+            ttl_seconds=config.room_ttl_seconds,
+            socket_timeout=config.store_timeout_seconds,
+        )
         rooms = RoomService(store, config.limits, bot_delay=config.bot_delay_seconds)
         app[ROOMS_KEY] = rooms
         # Other processes' commits arrive on the rooms' channels; the embedded store has none.

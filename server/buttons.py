@@ -41,8 +41,9 @@ def _gather(ctx: A._Ctx, actor: A.Actor, step: S.Gather, limits: A.Limits) -> No
         for hand in [o for o in ctx.table.objects.values() if isinstance(o, Hand)]:
             sources.extend(_cards(ctx, hand.cards))
     if step.loose:
-        sources.extend(o for o in list(ctx.table.objects.values())
-                       if isinstance(o, Card) and o.parent is None)
+        sources.extend(
+            o for o in list(ctx.table.objects.values()) if isinstance(o, Card) and o.parent is None
+        )
     for card in sources:
         from_hand = isinstance(A._container(ctx.table, card), Hand)
         A._detach(ctx, card)
@@ -64,8 +65,9 @@ def _deal(ctx: A._Ctx, actor: A.Actor, step: S.DealStep, limits: A.Limits) -> No
     if src.id == dest.id:
         raise CardtableError(INVALID_MOVE, "A pile can't be dealt onto itself.")
     if step.n > len(src.cards):
-        raise CardtableError(INVALID_MOVE, f"It needs {step.n} cards; the pile has "
-                             f"{len(src.cards)}.")
+        raise CardtableError(
+            INVALID_MOVE, f"It needs {step.n} cards; the pile has {len(src.cards)}."
+        )
     for _ in range(step.n):
         card = _cards(ctx, src.cards[-1:])[0]
         A._detach(ctx, card)
@@ -80,8 +82,9 @@ def _flip(ctx: A._Ctx, actor: A.Actor, step: S.FlipStep, limits: A.Limits) -> No
             raise CardtableError(INVALID_MOVE, f"{A._name(obj).capitalize()} is empty.")
         obj = _cards(ctx, obj.cards[-1:])[0]
     if not isinstance(obj, Card) or isinstance(A._container(ctx.table, obj), Hand):
-        raise CardtableError(INVALID_MOVE, "Only a card on the table or a pile's top card "
-                             "can be flipped.")
+        raise CardtableError(
+            INVALID_MOVE, "Only a card on the table or a pile's top card can be flipped."
+        )
     A._flip_card(ctx, obj, not obj.up if step.up is None else step.up)
 
 
@@ -106,8 +109,12 @@ def _chips(ctx: A._Ctx, actor: A.Actor, step: S.ChipsStep, limits: A.Limits) -> 
 
 
 _STEPS = {
-    S.Gather: _gather, S.ShuffleStep: _shuffle, S.DealStep: _deal, S.FlipStep: _flip,
-    S.CounterStep: _counter, S.ChipsStep: _chips,
+    S.Gather: _gather,
+    S.ShuffleStep: _shuffle,
+    S.DealStep: _deal,
+    S.FlipStep: _flip,
+    S.CounterStep: _counter,
+    S.ChipsStep: _chips,
 }
 
 
@@ -122,6 +129,8 @@ def press(ctx: A._Ctx, actor: A.Actor, op: O.Press, limits: A.Limits) -> str:
         try:
             _STEPS[type(step)](ctx, actor, step, limits)  # type: ignore[operator]
         except CardtableError as err:
-            raise CardtableError(err.code, f"Step {i} ({S.step_name(step)}) of "
-                                 f"{A._name(button)} failed: {err.message}") from None
+            raise CardtableError(
+                err.code,
+                f"Step {i} ({S.step_name(step)}) of {A._name(button)} failed: {err.message}",
+            ) from None
     return f"{actor.name} pressed {A._name(button)}"

@@ -40,8 +40,9 @@ class TableClient:
         self.url = url
         # With ``reconnect``, a dropped connection retries by itself and, once back, rejoins
         # with the player token and the last version seen, like the web page does.
-        self.sio = socketio.AsyncClient(reconnection=reconnect, reconnection_delay=0.2,
-                                        reconnection_delay_max=1.0)
+        self.sio = socketio.AsyncClient(
+            reconnection=reconnect, reconnection_delay=0.2, reconnection_delay_max=1.0
+        )
         self.reconnects = 0
         self.removed: dict[str, Any] | None = None
         self.sio.on("connect", self._on_connect)
@@ -140,8 +141,9 @@ class TableClient:
     async def _on_connect(self) -> None:
         if self.token is not None and self.code is not None:
             self.reconnects += 1
-            await self.sio.emit("join", {"code": self.code, "token": self.token,
-                                         "since": self.version})
+            await self.sio.emit(
+                "join", {"code": self.code, "token": self.token, "since": self.version}
+            )
 
     def _on_removed(self, data: dict[str, Any]) -> None:
         if self.record:
@@ -169,8 +171,9 @@ class TableClient:
         await self.sio.connect(self.url, transports=["websocket"])
         return self
 
-    async def request(self, event: str, payload: dict[str, Any],
-                      timeout: float = 10.0) -> dict[str, Any]:
+    async def request(
+        self, event: str, payload: dict[str, Any], timeout: float = 10.0
+    ) -> dict[str, Any]:
         """Send one event and wait for its answer; a mutating event gets an ``opid`` unless the
         payload has one."""
         if event in MUTATING and "opid" not in payload:
@@ -184,8 +187,9 @@ class TableClient:
         finally:
             self._waiters.pop(ref, None)
 
-    async def retrying(self, event: str, payload: dict[str, Any], tries: int = 10,
-                       rng: random.Random | None = None) -> dict[str, Any]:
+    async def retrying(
+        self, event: str, payload: dict[str, Any], tries: int = 10, rng: random.Random | None = None
+    ) -> dict[str, Any]:
         """Send a mutating event until it is answered for good: after a ``retryable`` refusal
         (``unconfirmed``, ``unavailable``, a busy room, the rate limit) send the very same event,
         same ``opid``, again after a growing, jittered pause, up to ``tries`` times in all."""
@@ -197,7 +201,7 @@ class TableClient:
             except OpFailed as err:
                 if not err.payload.get("retryable") or attempt == tries:
                     raise
-            await asyncio.sleep(rng.uniform(0, min(1.0, 0.05 * 2 ** attempt)))
+            await asyncio.sleep(rng.uniform(0, min(1.0, 0.05 * 2**attempt)))
         raise AssertionError("unreachable")
 
     async def join(self, code: str, name: str = "player", **extra: Any) -> dict[str, Any]:
@@ -236,5 +240,6 @@ class TableClient:
         return {self.objects[c]["face"]: c for c in self.hand() if "face" in self.objects[c]}
 
     def faces_seen(self) -> dict[str, str]:
-        return {o["id"]: o["face"] for o in self.objects.values()
-                if o["t"] == "card" and "face" in o}
+        return {
+            o["id"]: o["face"] for o in self.objects.values() if o["t"] == "card" and "face" in o
+        }

@@ -65,8 +65,12 @@ def read_face(face: str) -> CardSpec | None:
         f = _face_dec.decode(face)
     except msgspec.DecodeError:
         return None
-    if len(f.text) > MAX_TEXT or not COLOR_RE.match(f.color) or (
-            f.image and not HASH_RE.match(f.image)) or not (f.text or f.image):
+    if (
+        len(f.text) > MAX_TEXT
+        or not COLOR_RE.match(f.color)
+        or (f.image and not HASH_RE.match(f.image))
+        or not (f.text or f.image)
+    ):
         return None
     return CardSpec(text=f.text, color=f.color, image=f.image or None)
 
@@ -96,24 +100,33 @@ def _row(fields: list[str], line: int, with_image: bool) -> CardSpec | None:
         return None
     most = 4 if with_image else 3
     if len(fields) > most:
-        raise CardtableError(BAD_REQUEST, f"Line {line}: expected at most {most} fields "
-                             f"(text, colour, count{', image' if with_image else ''}); quote "
-                             "text that has commas in it.")
+        raise CardtableError(
+            BAD_REQUEST,
+            f"Line {line}: expected at most {most} fields "
+            f"(text, colour, count{', image' if with_image else ''}); quote "
+            "text that has commas in it.",
+        )
     text = fields[0]
     color = fields[1].lower() if len(fields) > 1 else ""
     count_s = fields[2] if len(fields) > 2 else ""
     image = fields[3].lower() if len(fields) > 3 and fields[3] else None
     if len(text) > MAX_TEXT:
-        raise CardtableError(BAD_REQUEST, f"Line {line}: card text is longer than {MAX_TEXT} "
-                             "characters.")
+        raise CardtableError(
+            BAD_REQUEST, f"Line {line}: card text is longer than {MAX_TEXT} characters."
+        )
     if not COLOR_RE.match(color):
         raise CardtableError(BAD_REQUEST, f"Line {line}: {color!r} is not a colour name.")
     if count_s and not (count_s.isdigit() and 1 <= int(count_s) <= MAX_CARDS):
-        raise CardtableError(BAD_REQUEST, f"Line {line}: the count must be a whole number from "
-                             f"1 to {MAX_CARDS}, not {count_s[:20]!r}.")
+        raise CardtableError(
+            BAD_REQUEST,
+            f"Line {line}: the count must be a whole number from "
+            f"1 to {MAX_CARDS}, not {count_s[:20]!r}.",
+        )
     if image is not None and not HASH_RE.match(image):
-        raise CardtableError(BAD_REQUEST, f"Line {line}: the image must be an uploaded image's "
-                             "sha256 (64 hex digits).")
+        raise CardtableError(
+            BAD_REQUEST,
+            f"Line {line}: the image must be an uploaded image's sha256 (64 hex digits).",
+        )
     if not text and image is None:
         raise CardtableError(BAD_REQUEST, f"Line {line}: a card needs text or an image.")
     return CardSpec(text=text, color=color, count=int(count_s) if count_s else 1, image=image)
@@ -156,8 +169,9 @@ def parse_csv(text: str, cap: int = MAX_CARDS) -> list[CardSpec]:
     if head and "text" in head:
         unknown = [h for h in head if h not in _HEADER]
         if unknown:
-            raise CardtableError(BAD_REQUEST, f"Unknown CSV column {unknown[0]!r}; use text, "
-                                 "color, count and image.")
+            raise CardtableError(
+                BAD_REQUEST, f"Unknown CSV column {unknown[0]!r}; use text, color, count and image."
+            )
         order = [_HEADER[h] for h in head]
         start = 1
     cards = []

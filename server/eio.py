@@ -113,15 +113,18 @@ class GuardedEngine(engineio.AsyncServer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # The async driver's parts (aiohttp's), with our websocket and request translation.
-        self._async = {**self._async, "websocket": GuardedWebSocket,  # type: ignore[has-type]
-                       "translate_request": self._translate_request,
-                       "create_route": _create_route}
+        parts: dict[str, Any] = self._async  # type: ignore[has-type]
+        self._async = {
+            **parts,
+            "websocket": GuardedWebSocket,
+            "translate_request": self._translate_request,
+            "create_route": _create_route,
+        }
 
     async def _translate_request(self, request: web.Request) -> dict[str, Any]:
         environ: dict[str, Any] = aiohttp_driver.translate_request(request)
         length = request.content_length
-        if request.method == "POST" and length is not None \
-                and length <= self.max_http_buffer_size:
+        if request.method == "POST" and length is not None and length <= self.max_http_buffer_size:
             try:
                 body = await request.content.readexactly(length)
             except asyncio.IncompleteReadError as exc:

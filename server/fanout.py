@@ -350,8 +350,9 @@ Subscribe = Callable[[str], Awaitable[None]]
 class Feeds:
     """Every room feed of this process, and the subscription to other processes' commits."""
 
-    def __init__(self, source: Source, send: Send, gone: Gone,
-                 subscriber: Subscriber | None = None) -> None:
+    def __init__(
+        self, source: Source, send: Send, gone: Gone, subscriber: Subscriber | None = None
+    ) -> None:
         self.source = source
         self.send = send
         self.gone = gone
@@ -435,8 +436,9 @@ class Feeds:
 class Subscriber:
     """One Redis pub/sub connection for the room channels this process has feeds for."""
 
-    def __init__(self, redis: Any, channel_of: Callable[[str], str], feeds: Callable[[], Feeds]
-                 ) -> None:
+    def __init__(
+        self, redis: Any, channel_of: Callable[[str], str], feeds: Callable[[], Feeds]
+    ) -> None:
         self.redis = redis
         self.channel_of = channel_of
         self.feeds = feeds

@@ -92,7 +92,8 @@ class Session:
             "scoreboard": engine.scoreboard(state, key).as_data(),
             "reveal": [line.as_data() for line in reveal] if reveal is not None else None,
             "outcome": {"winners": list(outcome.winners), "scores": list(outcome.scores)}
-            if outcome is not None else None,
+            if outcome is not None
+            else None,
             "slots": [list(s) for s in self.projection().slots],
             "team_of": {p: i for i, team in enumerate(teams) for p in team},
         }
@@ -141,8 +142,13 @@ def adopt(table: Table, found: Session | None) -> None:
     """Give a fresh decode of a room the session kept for the same version's state (the caller
     vouches that they belong together: the same blob)."""
     slot = table.game
-    if found is None or slot is None or slot.state is None or slot.name not in GAMES \
-            or GAMES[slot.name].binding is not found.binding:
+    if (
+        found is None
+        or slot is None
+        or slot.state is None
+        or slot.name not in GAMES
+        or GAMES[slot.name].binding is not found.binding
+    ):
         return
     setattr(slot, _ATTR, (found, slot.state))
 

@@ -69,8 +69,9 @@ class FileCard(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, k
     count: Many = 1
 
 
-class _Obj(msgspec.Struct, tag_field="kind", forbid_unknown_fields=True, omit_defaults=True,
-           kw_only=True):
+class _Obj(
+    msgspec.Struct, tag_field="kind", forbid_unknown_fields=True, omit_defaults=True, kw_only=True
+):
     x: Coord = 0.0
     y: Coord = 0.0
     z: ZOrder = 0
@@ -89,7 +90,8 @@ class FilePile(_Obj, tag="pile"):
     h: Size = 0.0
     owner: SeatNo | None = None
     cards: Annotated[list[FileCard], msgspec.Meta(max_length=500)] = msgspec.field(
-        default_factory=list)
+        default_factory=list
+    )
 
 
 class FileLooseCard(_Obj, tag="card"):
@@ -104,7 +106,8 @@ class FileLooseCard(_Obj, tag="card"):
 class FileHand(_Obj, tag="hand"):
     seat: SeatNo
     cards: Annotated[list[FileCard], msgspec.Meta(max_length=500)] = msgspec.field(
-        default_factory=list)
+        default_factory=list
+    )
 
 
 class FileChips(_Obj, tag="chips"):
@@ -144,8 +147,9 @@ class FileButton(_Obj, tag="button"):
     h: Size = 48.0
 
 
-FileObj = (FilePile | FileLooseCard | FileHand | FileChips | FileCounter | FileDie | FileLabel
-           | FileButton)
+FileObj = (
+    FilePile | FileLooseCard | FileHand | FileChips | FileCounter | FileDie | FileLabel | FileButton
+)
 
 
 class GameFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -159,7 +163,8 @@ class GameFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     positions: bool = False
     images: dict[ImageHash, str] = msgspec.field(default_factory=dict)
     objects: Annotated[list[FileObj], msgspec.Meta(max_length=5000)] = msgspec.field(
-        default_factory=list)
+        default_factory=list
+    )
 
 
 # --- older formats ----------------------------------------------------------------------------
@@ -192,11 +197,14 @@ class GameFileV0(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     name: Annotated[str, msgspec.Meta(max_length=80)] = ""
     seats: Annotated[int, msgspec.Meta(ge=1, le=8)] = 4
     decks: Annotated[list[_V0Deck], msgspec.Meta(max_length=100)] = msgspec.field(
-        default_factory=list)
+        default_factory=list
+    )
     counters: Annotated[list[_V0Counter], msgspec.Meta(max_length=100)] = msgspec.field(
-        default_factory=list)
+        default_factory=list
+    )
     labels: Annotated[list[_V0Label], msgspec.Meta(max_length=100)] = msgspec.field(
-        default_factory=list)
+        default_factory=list
+    )
 
 
 def upgrade_v0(data: dict[str, Any]) -> dict[str, Any]:
@@ -204,16 +212,39 @@ def upgrade_v0(data: dict[str, Any]) -> dict[str, Any]:
     old = _convert(data, GameFileV0)
     objects: list[dict[str, Any]] = []
     for i, d in enumerate(old.decks, 1):
-        objects.append({"kind": "pile", "id": f"deck{i}", "x": d.x, "y": d.y, "z": i,
-                        "label": d.label, "cards": [{"face": f} for f in d.faces]})
+        objects.append(
+            {
+                "kind": "pile",
+                "id": f"deck{i}",
+                "x": d.x,
+                "y": d.y,
+                "z": i,
+                "label": d.label,
+                "cards": [{"face": f} for f in d.faces],
+            }
+        )
     for i, c in enumerate(old.counters, 1):
-        objects.append({"kind": "counter", "id": f"counter{i}", "x": c.x, "y": c.y,
-                        "label": c.label, "value": c.value})
+        objects.append(
+            {
+                "kind": "counter",
+                "id": f"counter{i}",
+                "x": c.x,
+                "y": c.y,
+                "label": c.label,
+                "value": c.value,
+            }
+        )
     for i, lab in enumerate(old.labels, 1):
-        objects.append({"kind": "label", "id": f"label{i}", "x": lab.x, "y": lab.y,
-                        "text": lab.text})
-    return {"format": FORMAT, "version": 1, "title": old.name, "seats": old.seats,
-            "objects": objects}
+        objects.append(
+            {"kind": "label", "id": f"label{i}", "x": lab.x, "y": lab.y, "text": lab.text}
+        )
+    return {
+        "format": FORMAT,
+        "version": 1,
+        "title": old.name,
+        "seats": old.seats,
+        "objects": objects,
+    }
 
 
 UPGRADES = {0: upgrade_v0}  # version n -> a function making it version n + 1
@@ -245,8 +276,11 @@ def _convert(data: Any, kind: type[Any]) -> Any:
 
 def _decode_image(digest: str, text: str) -> bytes:
     if len(text) > (MAX_IMAGE_BYTES + 2) // 3 * 4 + 4:
-        raise CardtableError(LIMIT, f"Invalid game file: image {digest[:12]}… is larger than "
-                             f"{MAX_IMAGE_BYTES // (1024 * 1024)} MB.")
+        raise CardtableError(
+            LIMIT,
+            f"Invalid game file: image {digest[:12]}… is larger than "
+            f"{MAX_IMAGE_BYTES // (1024 * 1024)} MB.",
+        )
     try:
         data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
@@ -254,8 +288,9 @@ def _decode_image(digest: str, text: str) -> bytes:
     try:
         real, _ = check_image(data)
     except CardtableError as err:
-        raise CardtableError(err.code, f"Invalid game file: image {digest[:12]}…: "
-                             f"{err.message}") from None
+        raise CardtableError(
+            err.code, f"Invalid game file: image {digest[:12]}…: {err.message}"
+        ) from None
     if real != digest:
         raise _bad(f"image {digest[:12]}… does not match its sha256 ({real[:12]}…).")
     return data
@@ -296,8 +331,10 @@ def load_game(data: Any, limits: Limits | None = None) -> Loaded:
         version += 1
     f: GameFile = _convert(data, GameFile)
     if len(f.images) > MAX_IMAGES_PER_ROOM:
-        raise CardtableError(LIMIT, f"Invalid game file: at most {MAX_IMAGES_PER_ROOM} images; "
-                             f"it has {len(f.images)}.")
+        raise CardtableError(
+            LIMIT,
+            f"Invalid game file: at most {MAX_IMAGES_PER_ROOM} images; it has {len(f.images)}.",
+        )
     images = {d: _decode_image(d, text) for d, text in f.images.items()}
     needed: set[str] = set()
     ids: set[str] = set()
@@ -318,8 +355,11 @@ def load_game(data: Any, limits: Limits | None = None) -> Loaded:
                 raise _bad(f"{where}: the id {o.id!r} is used twice or reserved.")
             ids.add(o.id)
             objects += 1
-        held = o.cards if isinstance(o, FilePile | FileHand) else (
-            [o] if isinstance(o, FileLooseCard) else [])
+        held = (
+            o.cards
+            if isinstance(o, FilePile | FileHand)
+            else ([o] if isinstance(o, FileLooseCard) else [])
+        )
         n = 0
         for c in held:
             _card_faces(c, where)
@@ -330,19 +370,25 @@ def load_game(data: Any, limits: Limits | None = None) -> Loaded:
                 needed.add(c.back)
         if isinstance(o, FilePile | FileHand):
             if n > limits.max_deck:
-                raise CardtableError(LIMIT, f"Invalid game file: {where} holds {n} cards; at "
-                                     f"most {limits.max_deck}.")
+                raise CardtableError(
+                    LIMIT, f"Invalid game file: {where} holds {n} cards; at most {limits.max_deck}."
+                )
             cards += n
     if objects + cards + f.seats > limits.max_objects:
-        raise CardtableError(LIMIT, f"Invalid game file: {objects + cards} objects and cards; a "
-                             f"room holds at most {limits.max_objects}.")
+        raise CardtableError(
+            LIMIT,
+            f"Invalid game file: {objects + cards} objects and cards; a "
+            f"room holds at most {limits.max_objects}.",
+        )
     for i, o in enumerate(f.objects):
         if isinstance(o, FileButton):
             for j, step in enumerate(o.steps, 1):
                 missing = [x for x in _step_ids(step) if x not in ids]
                 if missing:
-                    raise _bad(f"objects[{i}] (button {o.id!r}) step {j} names {missing[0]!r}, "
-                               "which the file does not have.")
+                    raise _bad(
+                        f"objects[{i}] (button {o.id!r}) step {j} names {missing[0]!r}, "
+                        "which the file does not have."
+                    )
     if HASH_RE.match(f.background):
         needed.add(f.background)
     absent = sorted(needed - set(images))
@@ -355,23 +401,31 @@ def _card(c: FileCard | FileLooseCard, rng: random.Random | None, **at: Any) -> 
     return Card(id=new_id("c", rng), face=_card_faces(c, ""), back=c.back, up=c.up, **at)
 
 
-def build_table(loaded: Loaded, code: str, now: float,
-                rng: random.Random | None = None) -> Table:
+def build_table(loaded: Loaded, code: str, now: float, rng: random.Random | None = None) -> Table:
     """A new room's table from a checked file (new card ids; the file's other ids kept)."""
     f = loaded.file
     t = Table(code=code, seats=f.seats, template="blank", created_at=now)
     for s in range(f.seats):
         t.objects[hand_id(s)] = Hand(id=hand_id(s), seat=s)
-    t.objects[BOARD_ID] = Board(edit=f.edit, background=f.background, title=f.title,
-                                description=f.description)
+    t.objects[BOARD_ID] = Board(
+        edit=f.edit, background=f.background, title=f.title, description=f.description
+    )
     for o in f.objects:
         base: dict[str, Any] = {"x": o.x, "y": o.y, "z": o.z, "rot": o.rot, "locked": o.locked}
         t.zmax = max(t.zmax, o.z)
         obj: Obj
         if isinstance(o, FilePile | FileHand):
             if isinstance(o, FilePile):
-                obj = Stack(id=o.id, label=o.label, layout=o.layout, holder=o.holder, w=o.w,
-                            h=o.h, owner=o.owner, **base)
+                obj = Stack(
+                    id=o.id,
+                    label=o.label,
+                    layout=o.layout,
+                    holder=o.holder,
+                    w=o.w,
+                    h=o.h,
+                    owner=o.owner,
+                    **base,
+                )
             else:
                 obj = t.objects[hand_id(o.seat)]
                 assert isinstance(obj, Hand)
@@ -384,11 +438,17 @@ def build_table(loaded: Loaded, code: str, now: float,
         elif isinstance(o, FileLooseCard):
             obj = _card(o, rng, **base)
         elif isinstance(o, FileChips):
-            obj = Chips(id=o.id, count=o.count, color=o.color, value=o.value, label=o.label,
-                        owner=o.owner, **base)
+            obj = Chips(
+                id=o.id,
+                count=o.count,
+                color=o.color,
+                value=o.value,
+                label=o.label,
+                owner=o.owner,
+                **base,
+            )
         elif isinstance(o, FileCounter):
-            obj = Counter(id=o.id, value=o.value, step=o.step, label=o.label, owner=o.owner,
-                          **base)
+            obj = Counter(id=o.id, value=o.value, step=o.step, label=o.label, owner=o.owner, **base)
         elif isinstance(o, FileDie):
             obj = Die(id=o.id, sides=o.sides, value=min(o.value, o.sides), **base)
         elif isinstance(o, FileLabel):
@@ -425,8 +485,10 @@ def _runs(cards: list[FileCard]) -> list[FileCard]:
 
 def _home(t: Table) -> Stack:
     """Where a layout file puts the cards that are in hands: pile ``deck``, else the lowest."""
-    piles = sorted((o for o in t.objects.values() if isinstance(o, Stack)),
-                   key=lambda s: (s.id != "deck", s.holder, s.z, s.id))
+    piles = sorted(
+        (o for o in t.objects.values() if isinstance(o, Stack)),
+        key=lambda s: (s.id != "deck", s.holder, s.z, s.id),
+    )
     if piles:
         return piles[0]
     deck = Stack(id="deck", holder=True, label="Deck", x=TABLE_W / 2 - 55, y=TABLE_H / 2 - 75)
@@ -434,8 +496,9 @@ def _home(t: Table) -> Stack:
     return deck
 
 
-def export_game(table: Table, images: dict[str, bytes], *,
-                positions: bool = False) -> dict[str, Any]:
+def export_game(
+    table: Table, images: dict[str, bytes], *, positions: bool = False
+) -> dict[str, Any]:
     """The table as a game file (a JSON-ready dict). Without ``positions`` it is the layout:
     the cards in hands go back to the home pile and every pile's cards are listed in a fixed
     order, so the file says nothing of hands or of a shuffled order. ``images`` are the room's
@@ -456,8 +519,13 @@ def export_game(table: Table, images: dict[str, bytes], *,
     out: list[tuple[tuple[int, str, str], FileObj]] = []
     used: set[str] = set()
     for o in t.objects.values():
-        base: dict[str, Any] = {"x": o.x, "y": o.y, "z": o.z, "rot": o.rot % 360,
-                                "locked": o.locked}
+        base: dict[str, Any] = {
+            "x": o.x,
+            "y": o.y,
+            "z": o.z,
+            "rot": o.rot % 360,
+            "locked": o.locked,
+        }
         fo: FileObj
         if isinstance(o, Stack | Hand):
             fcs = [_file_card(t.objects[c], held) for c in o.cards]  # type: ignore[arg-type]
@@ -465,23 +533,46 @@ def export_game(table: Table, images: dict[str, bytes], *,
                 fcs.sort(key=lambda c: msgspec.json.encode(c))
             fcs = _runs(fcs)
             if isinstance(o, Stack):
-                fo = FilePile(id=o.id, label=o.label, layout="row" if o.layout == "row" else "pile",
-                              holder=o.holder, w=o.w,
-                              h=o.h, owner=o.owner, cards=fcs, **base)
+                fo = FilePile(
+                    id=o.id,
+                    label=o.label,
+                    layout="row" if o.layout == "row" else "pile",
+                    holder=o.holder,
+                    w=o.w,
+                    h=o.h,
+                    owner=o.owner,
+                    cards=fcs,
+                    **base,
+                )
             else:
                 fo = FileHand(seat=o.seat, cards=fcs, x=o.x, y=o.y)
         elif isinstance(o, Card):
             if o.parent is not None:
                 continue
             fc = _file_card(o, held)
-            fo = FileLooseCard(face=fc.face, text=fc.text, color=fc.color, image=fc.image,
-                               up=fc.up, back=fc.back, **base)
+            fo = FileLooseCard(
+                face=fc.face,
+                text=fc.text,
+                color=fc.color,
+                image=fc.image,
+                up=fc.up,
+                back=fc.back,
+                **base,
+            )
         elif isinstance(o, Chips):
-            fo = FileChips(id=o.id, count=o.count, color=o.color, value=o.value, label=o.label,
-                           owner=o.owner, **base)
+            fo = FileChips(
+                id=o.id,
+                count=o.count,
+                color=o.color,
+                value=o.value,
+                label=o.label,
+                owner=o.owner,
+                **base,
+            )
         elif isinstance(o, Counter):
-            fo = FileCounter(id=o.id, value=o.value, step=o.step, label=o.label, owner=o.owner,
-                             **base)
+            fo = FileCounter(
+                id=o.id, value=o.value, step=o.step, label=o.label, owner=o.owner, **base
+            )
         elif isinstance(o, Die):
             fo = FileDie(id=o.id, sides=o.sides, value=o.value, **base)
         elif isinstance(o, Label):
@@ -494,8 +585,11 @@ def export_game(table: Table, images: dict[str, bytes], *,
             for ref in (getattr(c, "image", None), getattr(c, "back", "")):
                 if ref and ref in held:
                     used.add(ref)
-        key = (o.z, str(fo.__struct_config__.tag), getattr(fo, "id", "") or
-               msgspec.json.encode(fo).decode())
+        key = (
+            o.z,
+            str(fo.__struct_config__.tag),
+            getattr(fo, "id", "") or msgspec.json.encode(fo).decode(),
+        )
         out.append((key, fo))
     out.sort(key=lambda p: p[0])
     b = board(t)
@@ -506,10 +600,17 @@ def export_game(table: Table, images: dict[str, bytes], *,
         else:
             background = ""
     edit: Literal["host", "all"] = "all" if b is not None and b.edit == "all" else "host"
-    f = GameFile(format=FORMAT, version=VERSION, title=b.title if b else "",
-                 description=b.description if b else "", seats=t.seats, edit=edit,
-                 background=background, positions=positions,
-                 images={d: base64.b64encode(images[d]).decode() for d in sorted(used)},
-                 objects=[fo for _, fo in out])
+    f = GameFile(
+        format=FORMAT,
+        version=VERSION,
+        title=b.title if b else "",
+        description=b.description if b else "",
+        seats=t.seats,
+        edit=edit,
+        background=background,
+        positions=positions,
+        images={d: base64.b64encode(images[d]).decode() for d in sorted(used)},
+        objects=[fo for _, fo in out],
+    )
     out_file: dict[str, Any] = msgspec.to_builtins(f)
     return out_file

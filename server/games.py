@@ -119,11 +119,15 @@ def set_up(table: Table, name: object, options: object) -> Change:
     if isinstance(resolved, Rejection):
         raise CardtableError(BAD_REQUEST, resolved.message, detail=resolved.code)
     if table.seats < binding.info.min_players:
-        raise CardtableError(BAD_REQUEST, f"{binding.info.title} needs "
-                             f"{binding.info.min_players} seats; this room has {table.seats}.")
+        raise CardtableError(
+            BAD_REQUEST,
+            f"{binding.info.title} needs "
+            f"{binding.info.min_players} seats; this room has {table.seats}.",
+        )
     change = Change(game_changed=True)
-    change.held = {cid: h.seat for h in table.objects.values() if isinstance(h, Hand)
-                   for cid in h.cards}
+    change.held = {
+        cid: h.seat for h in table.objects.values() if isinstance(h, Hand) for cid in h.cards
+    }
     for oid, obj in list(table.objects.items()):
         if isinstance(obj, Hand):
             if obj.cards:
@@ -143,8 +147,9 @@ def seats_for(table: Table) -> list[int]:
     return sorted(table.seated())
 
 
-def maybe_start(table: Table, rng: random.Random, now: float, *, force: bool = False
-                ) -> Change | None:
+def maybe_start(
+    table: Table, rng: random.Random, now: float, *, force: bool = False
+) -> Change | None:
     """Start a waiting game once every usable seat is taken (or now, if ``force``)."""
     binding = binding_for(table)
     if binding is None or started(table):
@@ -154,19 +159,23 @@ def maybe_start(table: Table, rng: random.Random, now: float, *, force: bool = F
     usable = min(table.seats, info.max_players)
     if len(seats) < info.min_players:
         if force:
-            raise CardtableError(BAD_REQUEST, f"{info.title} needs at least "
-                                 f"{info.min_players} players seated.")
+            raise CardtableError(
+                BAD_REQUEST, f"{info.title} needs at least {info.min_players} players seated."
+            )
         return None
     if len(seats) > info.max_players:
-        raise CardtableError(BAD_REQUEST, f"{info.title} takes at most {info.max_players} "
-                             "players: ask the others to watch.")
+        raise CardtableError(
+            BAD_REQUEST,
+            f"{info.title} takes at most {info.max_players} players: ask the others to watch.",
+        )
     if not force and len(seats) < usable:
         return None
     return _begin(table, binding, seats, rng.getrandbits(63), rng, now)
 
 
-def _begin(table: Table, binding: Binding, seats: list[int], seed: int, rng: random.Random,
-           now: float) -> Change:
+def _begin(
+    table: Table, binding: Binding, seats: list[int], seed: int, rng: random.Random, now: float
+) -> Change:
     assert table.game is not None
     state = binding.engine.new_game(len(seats), table.game.options, seed)
     table.game.seats = seats
@@ -175,8 +184,15 @@ def _begin(table: Table, binding: Binding, seats: list[int], seed: int, rng: ran
     return change
 
 
-def start_with(table: Table, name: str, options: dict[str, Any] | None, seats: list[int],
-               seed: int, rng: random.Random, now: float) -> Change:
+def start_with(
+    table: Table,
+    name: str,
+    options: dict[str, Any] | None,
+    seats: list[int],
+    seed: int,
+    rng: random.Random,
+    now: float,
+) -> Change:
     """Set up and start a game at once, for these seats and from this seed (tests, replays)."""
     from server.reducer import merge
 
@@ -225,8 +241,12 @@ def drop_for(table: Table, actor: Actor, op: O.Op) -> Drop | None:
         if isinstance(card, Card) and card.parent is not None:
             check_ov(card, op.ov)
             _check_top_or_own(table, card, actor)
-            return Drop(player, (card.face,), _where(table, card.parent, actor.seat),
-                        _where(table, op.to, actor.seat))
+            return Drop(
+                player,
+                (card.face,),
+                _where(table, card.parent, actor.seat),
+                _where(table, op.to, actor.seat),
+            )
     elif isinstance(op, O.MoveMany):
         cards = [objs.get(cid) for cid in op.ids]
         if all(isinstance(c, Card) for c in cards):
@@ -237,8 +257,12 @@ def drop_for(table: Table, actor: Actor, op: O.Op) -> Drop | None:
                     _check_top_or_own(table, c, actor)
                 src = next(iter(parents))
                 assert src is not None
-                return Drop(player, tuple(c.face for c in cards if isinstance(c, Card)),
-                            _where(table, src, actor.seat), _where(table, op.to, actor.seat))
+                return Drop(
+                    player,
+                    tuple(c.face for c in cards if isinstance(c, Card)),
+                    _where(table, src, actor.seat),
+                    _where(table, op.to, actor.seat),
+                )
     elif isinstance(op, O.Take) and op.n == 1:
         stack = objs.get(op.id)
         if isinstance(stack, Stack) and stack.cards:
@@ -249,8 +273,9 @@ def drop_for(table: Table, actor: Actor, op: O.Op) -> Drop | None:
     return None
 
 
-def game_op(table: Table, actor: Actor, op: O.Op, limits: Limits, rng: random.Random,
-            now: float) -> Change:
+def game_op(
+    table: Table, actor: Actor, op: O.Op, limits: Limits, rng: random.Random, now: float
+) -> Change:
     """A table operation in a game room: a drag the rules understand, or a refusal."""
     binding = binding_for(table)
     assert binding is not None
@@ -263,26 +288,33 @@ def game_op(table: Table, actor: Actor, op: O.Op, limits: Limits, rng: random.Ra
         # Answered exactly like an id that never existed: old ids can't be probed.
         raise CardtableError(UNKNOWN_OBJECT, f"There is no object {oid!r} on this table.")
     if not started(table):
-        raise CardtableError(RULES, f"The game of {title} starts once the players are seated.",
-                             detail="not_started")
+        raise CardtableError(
+            RULES, f"The game of {title} starts once the players are seated.", detail="not_started"
+        )
     drop = drop_for(table, actor, op)
     if drop is None:
-        raise CardtableError(RULES, f"{title} rules are on: cards move only by the game's "
-                             "moves. Drag cards between the piles and your hand, or use the "
-                             "game's buttons.", detail="not_a_game_move")
+        raise CardtableError(
+            RULES,
+            f"{title} rules are on: cards move only by the game's "
+            "moves. Drag cards between the piles and your hand, or use the "
+            "game's buttons.",
+            detail="not_a_game_move",
+        )
     answer = binding.interpret(_state(table), drop)
     if isinstance(answer, Cosmetic):
         if drop.source != drop.dest:
-            raise CardtableError(RULES, "That move isn't allowed while the rules are on.",
-                                 detail="not_a_game_move")
+            raise CardtableError(
+                RULES, "That move isn't allowed while the rules are on.", detail="not_a_game_move"
+            )
         return table_change(table, actor, op, limits, rng)
     if isinstance(answer, Rejection):
         raise CardtableError(RULES, answer.message, detail=answer.code)
     return game_action(table, actor, answer, rng, now)
 
 
-def game_action(table: Table, actor: Actor, action: object, rng: random.Random,
-                now: float) -> Change:
+def game_action(
+    table: Table, actor: Actor, action: object, rng: random.Random, now: float
+) -> Change:
     """A game command (or an interpreted drag) for the engine; the table follows its state."""
     binding = binding_for(table)
     if binding is None:
@@ -292,17 +324,28 @@ def game_action(table: Table, actor: Actor, action: object, rng: random.Random,
     if not isinstance(action, dict):
         raise CardtableError(BAD_REQUEST, "A game action must be an object with a 'type'.")
     if not started(table):
-        raise CardtableError(RULES, f"The game of {binding.info.title} starts once the players "
-                             "are seated.", detail="not_started")
+        raise CardtableError(
+            RULES,
+            f"The game of {binding.info.title} starts once the players are seated.",
+            detail="not_started",
+        )
     player = player_for_seat(table, actor.seat)
     if player is None:
-        raise CardtableError(FORBIDDEN, "Your seat is not playing in this game; watch, or sit "
-                             "down before the next game.")
+        raise CardtableError(
+            FORBIDDEN,
+            "Your seat is not playing in this game; watch, or sit down before the next game.",
+        )
     return _apply(table, binding, player, action, rng, now)
 
 
-def _apply(table: Table, binding: Binding, player: int | None, action: dict[str, Any],
-           rng: random.Random, now: float) -> Change:
+def _apply(
+    table: Table,
+    binding: Binding,
+    player: int | None,
+    action: dict[str, Any],
+    rng: random.Random,
+    now: float,
+) -> Change:
     old = session(table)
     state = old.state
     new = binding.engine.apply(state, player, action)
@@ -341,8 +384,9 @@ def _played_by_server(table: Table, player: int) -> bool:
     return table.game.fill and (p is None or p.status != "online")
 
 
-def _bot_move(table: Table, binding: Binding, rng: random.Random
-              ) -> tuple[int, dict[str, Any]] | None:
+def _bot_move(
+    table: Table, binding: Binding, rng: random.Random
+) -> tuple[int, dict[str, Any]] | None:
     """The computers' move in this state. The bot runs once per state: the decision made for
     :func:`bot_due` is kept in the session and is the move made when the pause is over (while
     the server plays the same players); a process with no session kept decides anew."""
@@ -427,18 +471,35 @@ def game_view(table: Table, seat: int | None) -> dict[str, Any] | None:
     assert slot is not None
     info = binding.info
     base: dict[str, Any] = {
-        "name": info.name, "title": info.title, "options": slot.options,
-        "fill": slot.fill, "min_players": info.min_players,
-        "max_players": min(info.max_players, table.seats), "widgets": list(binding.widgets),
+        "name": info.name,
+        "title": info.title,
+        "options": slot.options,
+        "fill": slot.fill,
+        "min_players": info.min_players,
+        "max_players": min(info.max_players, table.seats),
+        "widgets": list(binding.widgets),
     }
     if not started(table):
         sitting = len(table.seated())
         need = min(info.max_players, table.seats)
-        return {**base, "waiting": True, "players": [], "me": None, "phase": "waiting",
-                "status": f"Waiting for players: {sitting} of {need} seated",
-                "to_act": [], "timer": None, "controls": [], "hint": None,
-                "scoreboard": None, "reveal": None, "outcome": None, "slots": [],
-                "view": None, "legal": []}
+        return {
+            **base,
+            "waiting": True,
+            "players": [],
+            "me": None,
+            "phase": "waiting",
+            "status": f"Waiting for players: {sitting} of {need} seated",
+            "to_act": [],
+            "timer": None,
+            "controls": [],
+            "hint": None,
+            "scoreboard": None,
+            "reveal": None,
+            "outcome": None,
+            "slots": [],
+            "view": None,
+            "legal": [],
+        }
     engine = binding.engine
     sess = session(table)
     state = sess.state
@@ -447,19 +508,33 @@ def game_view(table: Table, seat: int | None) -> dict[str, Any] | None:
     me = player_for_seat(table, seat)
     team_of = shared["team_of"]
     seated = table.seated()
-    players = [{"player": p, "seat": s, "name": who[p], "team": team_of.get(p, p),
-                "bot": bool(seated.get(s) and seated[s].bot)} for p, s in enumerate(slot.seats)]
+    players = [
+        {
+            "player": p,
+            "seat": s,
+            "name": who[p],
+            "team": team_of.get(p, p),
+            "bot": bool(seated.get(s) and seated[s].bot),
+        }
+        for p, s in enumerate(slot.seats)
+    ]
     deadline = slot.deadline
     timer = {"ends": deadline, "seconds": slot.delay} if deadline is not None else None
     return {
-        **base, "waiting": False, "players": players, "me": me,
-        "phase": shared["phase"], "status": shared["status"],
-        "to_act": shared["to_act"], "timer": timer,
-        "controls": [c.as_data() for c in binding.controls(state, me)] if me is not None
-        else [],
+        **base,
+        "waiting": False,
+        "players": players,
+        "me": me,
+        "phase": shared["phase"],
+        "status": shared["status"],
+        "to_act": shared["to_act"],
+        "timer": timer,
+        "controls": [c.as_data() for c in binding.controls(state, me)] if me is not None else [],
         "hint": binding.hint(state, me) if me is not None else None,
-        "scoreboard": shared["scoreboard"], "reveal": shared["reveal"],
-        "outcome": shared["outcome"], "slots": shared["slots"],
+        "scoreboard": shared["scoreboard"],
+        "reveal": shared["reveal"],
+        "outcome": shared["outcome"],
+        "slots": shared["slots"],
         "view": engine.view(state, me) if me is not None else sess.public(),
         "legal": engine.legal_actions(state, me) if me is not None else [],
     }
@@ -470,8 +545,9 @@ def _check_top_or_own(table: Table, card: Card, actor: Actor) -> None:
     if isinstance(holder, Hand) and holder.seat != actor.seat:
         raise CardtableError(FORBIDDEN, "That card is in another player's hand.")
     if isinstance(holder, Stack) and holder.layout != "row" and holder.cards[-1] != card.id:
-        raise CardtableError(RULES, "Only the top card of a pile can be taken.",
-                             detail="top_card_only")
+        raise CardtableError(
+            RULES, "Only the top card of a pile can be taken.", detail="top_card_only"
+        )
 
 
 # --- projection: the engine's state onto the table -----------------------------------------
@@ -482,8 +558,11 @@ def _look(objs: dict[str, Obj], card: Card) -> tuple[object, ...]:
     where it lies, face up or not, and whether its pile shows its face (a pile its top card,
     a row every card). With the holder's kind, that decides every view's sight of its face."""
     parent = objs.get(card.parent) if card.parent is not None else None
-    shown = card.up and isinstance(parent, Stack) and (parent.layout == "row" or (
-        bool(parent.cards) and parent.cards[-1] == card.id))
+    shown = (
+        card.up
+        and isinstance(parent, Stack)
+        and (parent.layout == "row" or (bool(parent.cards) and parent.cards[-1] == card.id))
+    )
     return (card.up, card.parent, card.x, card.y, type(parent), shown)
 
 
@@ -501,17 +580,31 @@ def _lying(objs: dict[str, Obj], stack: Stack, z: ZoneSpec) -> int:
     n = 0
     for cid, face in zip(stack.cards, z.faces, strict=False):
         card = objs.get(cid)
-        if not isinstance(card, Card) or card.face != face or card.up != z.up \
-                or card.parent != z.id or card.x != z.x or card.y != z.y:
+        if (
+            not isinstance(card, Card)
+            or card.face != face
+            or card.up != z.up
+            or card.parent != z.id
+            or card.x != z.x
+            or card.y != z.y
+        ):
             break
         n += 1
     return n
 
 
 def _same_place(stack: Stack, z: ZoneSpec, owner: int | None) -> bool:
-    return (stack.holder, stack.label, stack.layout, stack.x, stack.y, stack.w, stack.h,
-            stack.locked, stack.owner) == (True, z.label, z.layout, z.x, z.y, z.w, z.h, True,
-                                           owner)
+    return (
+        stack.holder,
+        stack.label,
+        stack.layout,
+        stack.x,
+        stack.y,
+        stack.w,
+        stack.h,
+        stack.locked,
+        stack.owner,
+    ) == (True, z.label, z.layout, z.x, z.y, z.w, z.h, True, owner)
 
 
 def _settled_hand(objs: dict[str, Obj], hand: Hand, faces: Sequence[str]) -> bool:
@@ -527,8 +620,9 @@ def _settled_hand(objs: dict[str, Obj], hand: Hand, faces: Sequence[str]) -> boo
     return sorted(held) == sorted(faces)
 
 
-def _project(table: Table, sess: Session, rng: random.Random, now: float,
-             prev: Session | None = None) -> Change:
+def _project(
+    table: Table, sess: Session, rng: random.Random, now: float, prev: Session | None = None
+) -> Change:
     """Make the table show the session's projection, and report what that touched for the
     deltas: the objects it made, moved or changed (a card whose place, side or visibility on
     top of its pile changed), the ones it removed, and which hand held each changed card.
@@ -581,8 +675,9 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float,
                 recheck.append(stack.cards[n - 1])
         for player, faces in proj.hands.items():
             hand = objs.get(hand_id(seats[player]))
-            if isinstance(hand, Hand) and (was_hands.get(player) == faces
-                                           or _settled_hand(objs, hand, faces)):
+            if isinstance(hand, Hand) and (
+                was_hands.get(player) == faces or _settled_hand(objs, hand, faces)
+            ):
                 settled.add(hand.id)
     looks: dict[str, tuple[object, ...]] = {}  # each card moved or removed, before
     in_hand: dict[str, int] = {}  # the seat whose hand held each of those cards before
@@ -599,8 +694,7 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float,
             if isinstance(holder, Hand):
                 in_hand[obj.id] = holder.seat
             if not fresh:
-                (held if isinstance(holder, Hand) else pool).setdefault(
-                    obj.face, []).append(obj.id)
+                (held if isinstance(holder, Hand) else pool).setdefault(obj.face, []).append(obj.id)
     if fresh:
         # A new deal: every card gets a new id, unlinkable to anything seen before.
         for oid in looks:
@@ -610,9 +704,16 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float,
     # (two decks) may take one. (In a face-down zone only the bottom cards that lie as shown
     # keep theirs: see card_for.)
     staying: dict[tuple[str | None, str], list[str]] = {}
-    wanted: collections.Counter[tuple[str | None, str]] = collections.Counter(
-        (z.id, f) for z in proj.zones if z.id not in settled and z.up and not z.shuffled
-        for f in z.faces[lying.get(z.id, 0):]) if pool else collections.Counter()
+    wanted: collections.Counter[tuple[str | None, str]] = (
+        collections.Counter(
+            (z.id, f)
+            for z in proj.zones
+            if z.id not in settled and z.up and not z.shuffled
+            for f in z.faces[lying.get(z.id, 0) :]
+        )
+        if pool
+        else collections.Counter()
+    )
     for face, ids in pool.items():
         for cid in list(ids):
             key = (objs[cid].parent, face)  # type: ignore[union-attr]
@@ -648,8 +749,7 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float,
         into_hand = isinstance(objs.get(parent), Hand)
         cid = None
         if into_hand or (up and parent not in shuffled):
-            cid = reuse(staying.get((parent, face)), into_hand) \
-                or reuse(pool.get(face), into_hand)
+            cid = reuse(staying.get((parent, face)), into_hand) or reuse(pool.get(face), into_hand)
         if cid is not None:
             card = objs[cid]
             assert isinstance(card, Card)
@@ -674,8 +774,7 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float,
         stack.x, stack.y, stack.w, stack.h, stack.locked = z.x, z.y, z.w, z.h, True
         stack.owner = seat_of(z.owner)
         n = lying.get(z.id, 0)
-        stack.cards = [*stack.cards[:n], *(card_for(f, z.up, z.id, z.x, z.y)
-                                          for f in z.faces[n:])]
+        stack.cards = [*stack.cards[:n], *(card_for(f, z.up, z.id, z.x, z.y) for f in z.faces[n:])]
         zone_ids.append(z.id)
     marker_ids = []
     for m in proj.markers:
@@ -684,8 +783,11 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float,
             continue
         note(m.id)
         found = objs.get(m.id)
-        marker: Chips | Counter | Label = found if isinstance(found, Chips | Counter | Label) \
-            and isinstance(found, kind) else kind(id=m.id)
+        marker: Chips | Counter | Label = (
+            found
+            if isinstance(found, Chips | Counter | Label) and isinstance(found, kind)
+            else kind(id=m.id)
+        )
         objs[m.id] = marker
         marker.x, marker.y, marker.locked, marker.owner = m.x, m.y, True, seat_of(m.owner)
         if isinstance(marker, Chips):
@@ -744,7 +846,8 @@ def _project(table: Table, sess: Session, rng: random.Random, now: float,
         elif fields != _fields(now_at):
             change.dirty.add(oid)
     change.removed |= {oid for oid in looks if oid not in objs}
-    change.held = {oid: seat for oid, seat in in_hand.items()
-                   if oid in change.dirty or oid in change.removed}
+    change.held = {
+        oid: seat for oid, seat in in_hand.items() if oid in change.dirty or oid in change.removed
+    }
     sess.shown = (table.version + 1, proj)  # stamped with the next version when committed
     return change

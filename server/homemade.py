@@ -44,19 +44,26 @@ def player_by_token(table: Table, token: str | None) -> Player:
 def _editor(table: Table, token: str | None) -> Player:
     player = player_by_token(table, token)
     if not may_edit(table, player.id):
-        raise CardtableError(FORBIDDEN, "Only the host can edit this table (the host can let "
-                             "everyone edit).")
+        raise CardtableError(
+            FORBIDDEN, "Only the host can edit this table (the host can let everyone edit)."
+        )
     return player
 
 
-async def upload_image(rooms: RoomService, code: str, token: str | None, data: bytes,
-                       clock: Callable[[], float] = time.time) -> tuple[str, str]:
+async def upload_image(
+    rooms: RoomService,
+    code: str,
+    token: str | None,
+    data: bytes,
+    clock: Callable[[], float] = time.time,
+) -> tuple[str, str]:
     """Store an editor's image with the room; (sha256, content type)."""
     table = await rooms.load_table(code)
     _editor(table, token)
     digest, kind = check_image(data)
-    await SlidingLimiter(rooms.store, "img", [Window(60, UPLOADS_PER_MINUTE)],
-                         "image uploads", clock).take(code)
+    await SlidingLimiter(
+        rooms.store, "img", [Window(60, UPLOADS_PER_MINUTE)], "image uploads", clock
+    ).take(code)
     try:
         done = await _images(rooms).put_image(code, digest, data, MAX_IMAGES_PER_ROOM)
     except StoreUnavailable:
@@ -93,16 +100,20 @@ def _referenced(table: Table) -> list[str]:
     return sorted(refs)
 
 
-async def export_room(rooms: RoomService, code: str, token: str | None,
-                      positions: bool) -> dict[str, Any]:
+async def export_room(
+    rooms: RoomService, code: str, token: str | None, positions: bool
+) -> dict[str, Any]:
     """The room's game file for an editor (with positions: for the host seated alone)."""
     table = await rooms.load_table(code)
     me = _editor(table, token)
     if positions:
         others = [p for p in table.players.values() if p.seat is not None and p.id != me.id]
         if not me.host or others:
-            raise CardtableError(FORBIDDEN, "Saving positions shows every hand and the order of "
-                                 "face-down piles: only the host can, with nobody else seated.")
+            raise CardtableError(
+                FORBIDDEN,
+                "Saving positions shows every hand and the order of "
+                "face-down piles: only the host can, with nobody else seated.",
+            )
     try:
         images = await _images(rooms).get_images(code, _referenced(table))
     except StoreUnavailable:
@@ -120,8 +131,9 @@ async def create_from_file(rooms: RoomService, data: Any) -> Table:
         code = codes.new_code()
         table = build_table(loaded, code, rooms.clock(), rooms.rng)
         try:
-            if await _images(rooms).create_with_images(code, encode_table(table), table.version,
-                                                       loaded.images):
+            if await _images(rooms).create_with_images(
+                code, encode_table(table), table.version, loaded.images
+            ):
                 return table
         except StoreUnavailable:
             raise _unavailable() from None

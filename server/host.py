@@ -31,8 +31,9 @@ def set_editors(table: Table, who: object, by: str) -> Change:
     if who not in EDITORS:
         raise CardtableError(BAD_REQUEST, "Say who may edit: 'host' or 'all'.")
     found = board(table)
-    change = Change(log=f"{by} let {'everyone' if who == 'all' else 'only the host'} edit "
-                        "the table")
+    change = Change(
+        log=f"{by} let {'everyone' if who == 'all' else 'only the host'} edit the table"
+    )
     if found is None:
         found = table.objects[Board().id] = Board()
         change.created.add(found.id)
@@ -41,15 +42,17 @@ def set_editors(table: Table, who: object, by: str) -> Change:
     return change
 
 
-def host_action(table: Table, player_id: str, action: str, target: object,
-                rng: random.Random, now: float) -> Change:
+def host_action(
+    table: Table, player_id: str, action: str, target: object, rng: random.Random, now: float
+) -> Change:
     me = player_of(table, player_id)
     if not me.host:
         raise CardtableError(FORBIDDEN, "Only the host can do that.")
     if action == "bot":
         if table.game is None:
-            raise CardtableError(BAD_REQUEST, "Computer players need a game's rules: start a "
-                                 "game first.")
+            raise CardtableError(
+                BAD_REQUEST, "Computer players need a game's rules: start a game first."
+            )
         seat = target.get("seat") if isinstance(target, dict) else None
         token = hash_token(f"{rng.getrandbits(128):032x}")
         return add_computer(table, new_id("p", rng), seat, token, me.name)
@@ -70,8 +73,9 @@ def host_action(table: Table, player_id: str, action: str, target: object,
         assert started is not None
         return started
     if action == "edit":
-        return set_editors(table, target.get("who") if isinstance(target, dict) else target,
-                           me.name)
+        return set_editors(
+            table, target.get("who") if isinstance(target, dict) else target, me.name
+        )
     if action == "remove":
         victim = table.players.get(target) if isinstance(target, str) else None
         if victim is None or victim.id == me.id:

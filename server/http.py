@@ -41,8 +41,11 @@ CSP = (
     "connect-src 'self' ws: wss:; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
-SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
-                    "Referrer-Policy": "no-referrer"}
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 ROOMS_KEY: web.AppKey[RoomService] = web.AppKey("rooms", RoomService)
 CONFIG_KEY: web.AppKey[Config] = web.AppKey("config", Config)
 T = TypeVar("T")
@@ -70,8 +73,10 @@ async def wrong_method(request: web.Request, handler: Any) -> web.StreamResponse
         allowed = ", ".join(sorted(exc.allowed_methods))
         if request.method == "OPTIONS":
             return web.Response(status=204, headers={"Allow": allowed})
-        err = CardtableError(METHOD_NOT_ALLOWED, f"{request.method[:16]} is not allowed here; "
-                             f"this path takes {allowed}.")
+        err = CardtableError(
+            METHOD_NOT_ALLOWED,
+            f"{request.method[:16]} is not allowed here; this path takes {allowed}.",
+        )
         return web.json_response(err.payload(), status=405, headers={"Allow": allowed})
 
 
@@ -85,12 +90,23 @@ async def not_found_page(request: web.Request, handler: Any) -> web.StreamRespon
         if exc.text != "404: Not Found":
             raise  # a handler's own 404 with its own body
         if request.path.startswith("/api/"):
-            return web.json_response({"code": "not_found", "message": "There is no such API "
-                                      "route; see docs/protocol.md.", "ref": None}, status=404)
+            return web.json_response(
+                {
+                    "code": "not_found",
+                    "message": "There is no such API route; see docs/protocol.md.",
+                    "ref": None,
+                },
+                status=404,
+            )
         shown = html.escape(request.path[:80])
-        return _page("Page not found", [
-            f"There is nothing at <strong>{shown}</strong>. If someone sent you a link to a "
-            "table, check that it is complete."], 404)
+        return _page(
+            "Page not found",
+            [
+                f"There is nothing at <strong>{shown}</strong>. If someone sent you a link to a "
+                "table, check that it is complete."
+            ],
+            404,
+        )
 
 
 def _retry_after(err: CardtableError) -> dict[str, str]:
@@ -103,15 +119,18 @@ def _error(err: CardtableError, status: int) -> web.Response:
     return web.json_response(err.payload(), status=status, headers=_retry_after(err))
 
 
-def _page(title: str, paragraphs: list[str], status: int,
-          headers: dict[str, str] | None = None) -> web.Response:
+def _page(
+    title: str, paragraphs: list[str], status: int, headers: dict[str, str] | None = None
+) -> web.Response:
     """A small page in the web client's style; ``paragraphs`` are HTML, already escaped."""
     body = "".join(f"<p>{p}</p>" for p in paragraphs)
-    text = (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta "
-            f"name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{title} · "
-            f"cardtable</title><link rel=\"stylesheet\" href=\"/assets/app.css\"></head><body>"
-            f"<div class=\"screen\"><div class=\"screen-box\"><h1>{title}</h1>{body}"
-            f"<p><a href=\"/\">Start a new room</a></p></div></div></body></html>")
+    text = (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta '
+        f'name="viewport" content="width=device-width, initial-scale=1"><title>{title} · '
+        f'cardtable</title><link rel="stylesheet" href="/assets/app.css"></head><body>'
+        f'<div class="screen"><div class="screen-box"><h1>{title}</h1>{body}'
+        f'<p><a href="/">Start a new room</a></p></div></div></body></html>'
+    )
     return web.Response(text=text, status=status, content_type="text/html", headers=headers)
 
 
@@ -127,8 +146,9 @@ def _json_body(raw: bytes) -> Any:
         item = stack.pop()
         if isinstance(item, str):
             if not utf8_text(item):
-                raise CardtableError(BAD_REQUEST, "Text must be valid Unicode (no lone "
-                                     "surrogate characters).")
+                raise CardtableError(
+                    BAD_REQUEST, "Text must be valid Unicode (no lone surrogate characters)."
+                )
         elif isinstance(item, dict):
             stack.extend(item)
             stack.extend(item.values())
@@ -138,9 +158,17 @@ def _json_body(raw: bytes) -> Any:
 
 
 def _status_for(err: CardtableError) -> int:
-    return {"room_not_found": 404, "rate_limited": 429, "unavailable": 503,
-            "bad_request": 400, "conflict": 409, "forbidden": 403, "bad_token": 401,
-            "too_large": 413, "limit": 413}.get(err.code, 400)
+    return {
+        "room_not_found": 404,
+        "rate_limited": 429,
+        "unavailable": 503,
+        "bad_request": 400,
+        "conflict": 409,
+        "forbidden": 403,
+        "bad_token": 401,
+        "too_large": 413,
+        "limit": 413,
+    }.get(err.code, 400)
 
 
 def _index(config: Config) -> web.StreamResponse:
@@ -154,8 +182,9 @@ async def index(request: web.Request) -> web.StreamResponse:
     return _index(request.app[CONFIG_KEY])
 
 
-async def _lookup(request: web.Request, code: str | None,
-                  fetch: Callable[[str], Awaitable[T]]) -> T:
+async def _lookup(
+    request: web.Request, code: str | None, fetch: Callable[[str], Awaitable[T]]
+) -> T:
     """``fetch(code)`` under the per-address limit on misses; ``room_not_found`` if no room."""
     rooms, config = request.app[ROOMS_KEY], request.app[CONFIG_KEY]
 
@@ -164,8 +193,9 @@ async def _lookup(request: web.Request, code: str | None,
             raise CardtableError(ROOM_NOT_FOUND, "That is not a room code.")
         return await fetch(code)
 
-    return await count_misses(miss_limiter(rooms.store, config),
-                              request_address(request, config), code, find)
+    return await count_misses(
+        miss_limiter(rooms.store, config), request_address(request, config), code, find
+    )
 
 
 async def _must_exist(rooms: RoomService, code: str) -> None:
@@ -179,24 +209,34 @@ async def room_page(request: web.Request) -> web.StreamResponse:
     try:
         await _lookup(request, codes.normalize(raw), lambda code: _must_exist(rooms, code))
     except RateLimited as err:
-        return _page("Too many tries", [
-            html.escape(err.message),
-            "This happens after many room codes that do not exist. If someone sent you a "
-            "link, check that it is complete."], 429, _retry_after(err))
+        return _page(
+            "Too many tries",
+            [
+                html.escape(err.message),
+                "This happens after many room codes that do not exist. If someone sent you a "
+                "link, check that it is complete.",
+            ],
+            429,
+            _retry_after(err),
+        )
     except CardtableError as err:
         if err.code != ROOM_NOT_FOUND:
             return _error(err, _status_for(err))
         shown = html.escape(raw[:40])
-        return _page("Room not found", [
-            f"There is no room <strong>{shown}</strong>. It may have expired."], 404)
+        return _page(
+            "Room not found",
+            [f"There is no room <strong>{shown}</strong>. It may have expired."],
+            404,
+        )
     return _index(request.app[CONFIG_KEY])
 
 
 async def create_room(request: web.Request) -> web.Response:
     rooms, config = request.app[ROOMS_KEY], request.app[CONFIG_KEY]
     try:
-        await rooms.count_attempt("create", request_address(request, config),
-                                  config.joins_per_minute, config.clock)
+        await rooms.count_attempt(
+            "create", request_address(request, config), config.joins_per_minute, config.clock
+        )
         # Only a game file may be bigger than 16 KB (up to MAX_FILE_BYTES, images included).
         raw = await _read_capped(request, MAX_FILE_BYTES)
         body = _json_body(raw) if raw else {}
@@ -211,15 +251,20 @@ async def create_room(request: web.Request) -> web.Response:
             if len([k for k in body if body[k] is not None]) != 1:
                 raise CardtableError(BAD_REQUEST, "Send a game_file or a library name alone.")
             made = await homemade.create_from_file(
-                rooms, msg.game_file if msg.game_file is not None else library.entry(msg.library))
+                rooms, msg.game_file if msg.game_file is not None else library.entry(msg.library)
+            )
             return _created(request, made)
         if msg.game is not None and (msg.template is not None or msg.seats is not None):
-            raise CardtableError(BAD_REQUEST, "A game room's seats and table come from the "
-                                 "game: send either game (and options) or template and seats.")
+            raise CardtableError(
+                BAD_REQUEST,
+                "A game room's seats and table come from the "
+                "game: send either game (and options) or template and seats.",
+            )
         if msg.game is None and msg.options is not None:
             raise CardtableError(BAD_REQUEST, "'options' go with a 'game'.")
-        table = await rooms.create_room(msg.template or "standard", msg.seats or 4, msg.game,
-                                        msg.options)
+        table = await rooms.create_room(
+            msg.template or "standard", msg.seats or 4, msg.game, msg.options
+        )
     except CardtableError as err:
         return _error(err, _status_for(err))
     return _created(request, table)
@@ -243,36 +288,60 @@ async def _read_capped(request: web.Request, cap: int) -> bytes:
 def _created(request: web.Request, table: Table) -> web.Response:
     path = f"/r/{table.code}"
     return web.json_response(
-        {"code": table.code, "display": codes.pretty(table.code), "path": path,
-         "url": str(request.url.with_path(path).with_query(None)), "template": table.template,
-         "seats": table.seats, "game": table.game.name if table.game else None},
+        {
+            "code": table.code,
+            "display": codes.pretty(table.code),
+            "path": path,
+            "url": str(request.url.with_path(path).with_query(None)),
+            "template": table.template,
+            "seats": table.seats,
+            "game": table.game.name if table.game else None,
+        },
         status=201,
     )
 
 
 async def room_info(request: web.Request) -> web.Response:
     try:
-        table = await _lookup(request, codes.normalize(request.match_info["code"]),
-                              request.app[ROOMS_KEY].load_table)
+        table = await _lookup(
+            request, codes.normalize(request.match_info["code"]), request.app[ROOMS_KEY].load_table
+        )
     except CardtableError as err:
         return _error(err, _status_for(err))
-    return web.json_response({
-        "code": table.code, "display": codes.pretty(table.code), "seats": table.seats,
-        "template": table.template, "players": len(table.players), "version": table.version,
-    })
+    return web.json_response(
+        {
+            "code": table.code,
+            "display": codes.pretty(table.code),
+            "seats": table.seats,
+            "template": table.template,
+            "players": len(table.players),
+            "version": table.version,
+        }
+    )
 
 
 async def games_list(request: web.Request) -> web.Response:
     """The rule games a room can play, with their options as data (the home page renders
     them without knowing any game)."""
-    fill = {"name": "fill", "label": "Computer fills in", "default": False,
-            "choices": [True, False],
-            "description": "A computer plays for a seat whose player left, until someone sits."}
-    return web.json_response([
-        {"name": b.info.name, "title": b.info.title, "min_players": b.info.min_players,
-         "max_players": b.info.max_players,
-         "options": [o.as_data() for o in b.info.options if o.check is None] + [fill]}
-        for b in GAMES.values()])
+    fill = {
+        "name": "fill",
+        "label": "Computer fills in",
+        "default": False,
+        "choices": [True, False],
+        "description": "A computer plays for a seat whose player left, until someone sits.",
+    }
+    return web.json_response(
+        [
+            {
+                "name": b.info.name,
+                "title": b.info.title,
+                "min_players": b.info.min_players,
+                "max_players": b.info.max_players,
+                "options": [o.as_data() for o in b.info.options if o.check is None] + [fill],
+            }
+            for b in GAMES.values()
+        ]
+    )
 
 
 def _token(request: web.Request) -> str | None:
@@ -291,14 +360,21 @@ async def game_file(request: web.Request) -> web.Response:
     rooms = request.app[ROOMS_KEY]
     positions = request.query.get("positions", "0") in ("1", "true", "yes")
     try:
-        data = await _lookup(request, _code(request), lambda code: homemade.export_room(
-            rooms, code, _token(request), positions))
+        data = await _lookup(
+            request,
+            _code(request),
+            lambda code: homemade.export_room(rooms, code, _token(request), positions),
+        )
     except CardtableError as err:
         return _error(err, _status_for(err))
-    return web.json_response(data, headers={
-        "Cache-Control": "no-store",
-        "Content-Disposition": f'attachment; filename="{request.match_info["code"][:12]}'
-                               '.cardtable.json"'})
+    return web.json_response(
+        data,
+        headers={
+            "Cache-Control": "no-store",
+            "Content-Disposition": f'attachment; filename="{request.match_info["code"][:12]}'
+            '.cardtable.json"',
+        },
+    )
 
 
 async def upload_image(request: web.Request) -> web.Response:
@@ -320,12 +396,16 @@ async def upload_image(request: web.Request) -> web.Response:
                     raise CardtableError(TOO_LARGE, "An image may be at most 2 MB.")
         else:
             data = await _read_capped(request, MAX_IMAGE_BYTES)
-        digest, kind = await _lookup(request, code, lambda c: homemade.upload_image(
-            rooms, c, _token(request), data, config.clock))
+        digest, kind = await _lookup(
+            request,
+            code,
+            lambda c: homemade.upload_image(rooms, c, _token(request), data, config.clock),
+        )
     except CardtableError as err:
         return _error(err, _status_for(err))
-    return web.json_response({"hash": digest, "type": kind,
-                              "url": f"/api/rooms/{code}/images/{digest}"}, status=201)
+    return web.json_response(
+        {"hash": digest, "type": kind, "url": f"/api/rooms/{code}/images/{digest}"}, status=201
+    )
 
 
 async def get_image(request: web.Request) -> web.StreamResponse:
@@ -334,14 +414,20 @@ async def get_image(request: web.Request) -> web.StreamResponse:
     try:
         if len(digest) != 64 or any(ch not in "0123456789abcdef" for ch in digest):
             raise CardtableError(ROOM_NOT_FOUND, "There is no such image in this room.")
-        data, kind = await _lookup(request, _code(request),
-                                   lambda c: homemade.fetch_image(rooms, c, digest))
+        data, kind = await _lookup(
+            request, _code(request), lambda c: homemade.fetch_image(rooms, c, digest)
+        )
     except CardtableError as err:
         return _error(err, _status_for(err))
-    return web.Response(body=data, content_type=kind, headers={
-        "Cache-Control": "public, max-age=31536000, immutable",
-        "X-Content-Type-Options": "nosniff",
-        "Content-Security-Policy": "default-src 'none'; sandbox"})
+    return web.Response(
+        body=data,
+        content_type=kind,
+        headers={
+            "Cache-Control": "public, max-age=31536000, immutable",
+            "X-Content-Type-Options": "nosniff",
+            "Content-Security-Policy": "default-src 'none'; sandbox",
+        },
+    )
 
 
 async def library_list(request: web.Request) -> web.Response:
@@ -359,15 +445,23 @@ async def parse_deck(request: web.Request) -> web.Response:
         cards = parse_csv(text) if fmt == "csv" else parse_list(text)
     except CardtableError as err:
         return _error(err, _status_for(err))
-    return web.json_response({"cards": [
-        {"text": c.text, "color": c.color, "count": c.count, "image": c.image} for c in cards]})
+    return web.json_response(
+        {
+            "cards": [
+                {"text": c.text, "color": c.color, "count": c.count, "image": c.image}
+                for c in cards
+            ]
+        }
+    )
 
 
 async def healthz(request: web.Request) -> web.Response:
     rooms = request.app[ROOMS_KEY]
     ok = await rooms.store.ping()
-    return web.json_response({"status": "ok" if ok else "degraded",
-                              "store": "ok" if ok else "unreachable"}, status=200 if ok else 503)
+    return web.json_response(
+        {"status": "ok" if ok else "degraded", "store": "ok" if ok else "unreachable"},
+        status=200 if ok else 503,
+    )
 
 
 def add_routes(app: web.Application, config: Config) -> None:

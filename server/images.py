@@ -30,10 +30,13 @@ def sniff(data: bytes) -> str:
         return WEBP
     head = data[:1024].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if head.startswith(b"<") and (b"<svg" in head or head.startswith(b"<?xml")):
-        raise CardtableError(BAD_REQUEST, "SVG images are not accepted (they can carry "
-                             "scripts): use PNG, JPEG or WebP.")
-    raise CardtableError(BAD_REQUEST, "That is not a PNG, JPEG or WebP image (judged by its "
-                         "content, not its name).")
+        raise CardtableError(
+            BAD_REQUEST,
+            "SVG images are not accepted (they can carry scripts): use PNG, JPEG or WebP.",
+        )
+    raise CardtableError(
+        BAD_REQUEST, "That is not a PNG, JPEG or WebP image (judged by its content, not its name)."
+    )
 
 
 def check_image(data: bytes) -> tuple[str, str]:
@@ -41,7 +44,10 @@ def check_image(data: bytes) -> tuple[str, str]:
     if not data:
         raise CardtableError(BAD_REQUEST, "The image is empty.")
     if len(data) > MAX_IMAGE_BYTES:
-        raise CardtableError(LIMIT, f"An image may be at most {MAX_IMAGE_BYTES // (1024 * 1024)}"
-                             f" MB; this one is {len(data) / (1024 * 1024):.1f} MB.")
+        raise CardtableError(
+            LIMIT,
+            f"An image may be at most {MAX_IMAGE_BYTES // (1024 * 1024)}"
+            f" MB; this one is {len(data) / (1024 * 1024):.1f} MB.",
+        )
     kind = sniff(data)
     return hashlib.sha256(data).hexdigest(), kind

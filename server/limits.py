@@ -49,8 +49,9 @@ def check_payload(payload: Any, max_bytes: int) -> None:
         if isinstance(item, str):
             budget -= len(item)
             if not utf8_text(item):
-                raise CardtableError(BAD_REQUEST, "Text must be valid Unicode (no lone "
-                                     "surrogate characters).")
+                raise CardtableError(
+                    BAD_REQUEST, "Text must be valid Unicode (no lone surrogate characters)."
+                )
         elif isinstance(item, bytes):
             budget -= len(item)
         elif isinstance(item, dict):
@@ -77,8 +78,9 @@ class TokenBucket:
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:
-            raise CardtableError(RATE_LIMITED, "Slow down: too many actions at once.",
-                                 retryable=True)
+            raise CardtableError(
+                RATE_LIMITED, "Slow down: too many actions at once.", retryable=True
+            )
         self.tokens -= 1
 
 
@@ -113,8 +115,14 @@ class SlidingLimiter:
     step it instead of waiting).
     """
 
-    def __init__(self, store: Store, name: str, windows: Sequence[Window], what: str,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: Store,
+        name: str,
+        windows: Sequence[Window],
+        what: str,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
         self.name = name
         self.windows = tuple(windows)
@@ -141,8 +149,9 @@ class SlidingLimiter:
             return entry
         index, oldest = full
         wait = max(0.0, oldest + self.windows[index].seconds - now)
-        raise RateLimited(f"Too many {self.what} from your address; try again in "
-                          f"{wait_words(wait)}.", wait)
+        raise RateLimited(
+            f"Too many {self.what} from your address; try again in {wait_words(wait)}.", wait
+        )
 
     async def give_back(self, address: str, entry: str) -> None:
         """Uncount an event :meth:`take` counted."""
@@ -155,13 +164,17 @@ class SlidingLimiter:
 def miss_limiter(store: Store, config: Config) -> SlidingLimiter:
     """The limit on lookups of room codes that name no live room (docs/architecture.md)."""
     return SlidingLimiter(
-        store, "miss",
+        store,
+        "miss",
         [Window(60, config.misses_per_minute), Window(24 * 3600, config.misses_per_day)],
-        "unknown room codes", config.clock)
+        "unknown room codes",
+        config.clock,
+    )
 
 
-async def count_misses(limiter: SlidingLimiter, address: str, code: str | None,
-                       lookup: Callable[[], Awaitable[T]]) -> T:
+async def count_misses(
+    limiter: SlidingLimiter, address: str, code: str | None, lookup: Callable[[], Awaitable[T]]
+) -> T:
     """Run ``lookup`` of the room ``code`` (None: not a code) under ``limiter``.
 
     A lookup that raises ``room_not_found`` counts as a miss (the same code again counts once);
@@ -186,5 +199,8 @@ async def _give_back_quietly(limiter: SlidingLimiter, address: str, entry: str) 
 
 
 def _unavailable() -> CardtableError:
-    return CardtableError(UNAVAILABLE, "The game store is unreachable right now; try again in a "
-                          "moment.", retryable=True)
+    return CardtableError(
+        UNAVAILABLE,
+        "The game store is unreachable right now; try again in a moment.",
+        retryable=True,
+    )

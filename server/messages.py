@@ -148,11 +148,22 @@ class OpRef(msgspec.Struct, kw_only=True):
 
 E = TypeVar("E", bound=msgspec.Struct)
 SCHEMAS: dict[str, type[msgspec.Struct]] = {
-    "join": Join, "seat": Seat, "rename": Rename, "sync": Sync, "game": Game, "host": Host,
-    "drag": Drag, "op": OpRef,
-    "hello": Hello, "online": Online, "lobby": Lobby, "challenge": Challenge,
-    "challenge_answer": ChallengeAnswer, "challenge_cancel": ChallengeCancel,
-    "relation": Relation, "chat": Chat,
+    "join": Join,
+    "seat": Seat,
+    "rename": Rename,
+    "sync": Sync,
+    "game": Game,
+    "host": Host,
+    "drag": Drag,
+    "op": OpRef,
+    "hello": Hello,
+    "online": Online,
+    "lobby": Lobby,
+    "challenge": Challenge,
+    "challenge_answer": ChallengeAnswer,
+    "challenge_cancel": ChallengeCancel,
+    "relation": Relation,
+    "chat": Chat,
 }
 CLIENT_EVENTS = frozenset(SCHEMAS)
 

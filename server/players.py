@@ -90,14 +90,24 @@ def settle_host(table: Table) -> None:
     them, or else the first person present. Computers are never host."""
     people = [p for p in table.players.values() if not p.bot]
     creator = table.players.get(table.creator)
-    holder = creator if creator is not None and not creator.bot else next(
-        (p for p in people if p.host), people[0] if people else None)
+    holder = (
+        creator
+        if creator is not None and not creator.bot
+        else next((p for p in people if p.host), people[0] if people else None)
+    )
     for p in table.players.values():
         p.host = p is holder
 
 
-def add_player(table: Table, player_id: str, name: str, token_hash: str, seat: object,
-               max_players: int, identity: str | None = None) -> Change:
+def add_player(
+    table: Table,
+    player_id: str,
+    name: str,
+    token_hash: str,
+    seat: object,
+    max_players: int,
+    identity: str | None = None,
+) -> Change:
     """A new player; ``seat`` is ``"auto"`` (see :func:`auto_seat`), ``None`` (watch) or a seat
     (which may be a vacated one: the newcomer takes over the cards there)."""
     if table.locked:
@@ -111,9 +121,14 @@ def add_player(table: Table, player_id: str, name: str, token_hash: str, seat: o
         chosen = None
     else:
         chosen = check_seat(table, seat)
-    table.players[player_id] = Player(id=player_id, name=name, token_hash=token_hash,
-                                      seat=chosen, seat_since=table.version + 1,
-                                      identity=identity)
+    table.players[player_id] = Player(
+        id=player_id,
+        name=name,
+        token_hash=token_hash,
+        seat=chosen,
+        seat_since=table.version + 1,
+        identity=identity,
+    )
     if not table.creator:  # the first person (a room from before creators: its host)
         table.creator = next((p.id for p in table.players.values() if p.host), player_id)
     settle_host(table)
@@ -121,8 +136,9 @@ def add_player(table: Table, player_id: str, name: str, token_hash: str, seat: o
     return Change(players_changed=True, log=f"{name} joined {where}")
 
 
-def find_returning(table: Table, token_hash: str | None, identity: str | None
-                   ) -> Former | Player | None:
+def find_returning(
+    table: Table, token_hash: str | None, identity: str | None
+) -> Former | Player | None:
     """The person this browser was in the room: a departed one (by token, else by identity), or
     a present one who lost the connection and comes back by identity without its token."""
     if token_hash is not None:
@@ -132,18 +148,28 @@ def find_returning(table: Table, token_hash: str | None, identity: str | None
     found = next((f for f in reversed(table.former) if f.identity == identity), None)
     if found is not None:
         return found
-    return next((p for p in table.players.values() if p.identity == identity and not p.bot
-                 and p.status != "online"), None)
+    return next(
+        (
+            p
+            for p in table.players.values()
+            if p.identity == identity and not p.bot and p.status != "online"
+        ),
+        None,
+    )
 
 
-def come_back(table: Table, token_hash: str | None, identity: str | None, new_token_hash: str,
-              max_players: int) -> Change | None:
+def come_back(
+    table: Table,
+    token_hash: str | None,
+    identity: str | None,
+    new_token_hash: str,
+    max_players: int,
+) -> Change | None:
     """The person this browser was comes back (see :func:`find_returning`): as the same player,
     to the old seat if it is free, else watching (the page offers the free seats). A person
     found by identity alone gets ``new_token_hash``; one with its token keeps it. ``None``: the
     token's player is already back (another page of the same browser came first)."""
-    if token_hash is not None and any(p.token_hash == token_hash
-                                      for p in table.players.values()):
+    if token_hash is not None and any(p.token_hash == token_hash for p in table.players.values()):
         return None
     found = find_returning(table, token_hash, identity)
     if found is None:
@@ -156,21 +182,33 @@ def come_back(table: Table, token_hash: str | None, identity: str | None, new_to
     table.former.remove(found)
     seat = found.seat if found.seat is not None and found.seat not in table.seated() else None
     table.players[found.id] = Player(
-        id=found.id, name=found.name, seat=seat, seat_since=table.version + 1,
+        id=found.id,
+        name=found.name,
+        seat=seat,
+        seat_since=table.version + 1,
         token_hash=found.token_hash if token_hash is not None else new_token_hash,
-        identity=found.identity)
+        identity=found.identity,
+    )
     settle_host(table)
     if seat is not None or found.seat is None:
         where = f"to seat {seat + 1}" if seat is not None else "to watch"
         return Change(players_changed=True, log=f"{found.name} is back {where}")
-    return Change(players_changed=True,
-                  log=f"{found.name} is back; seat {found.seat + 1} is taken, so they watch")
+    return Change(
+        players_changed=True,
+        log=f"{found.name} is back; seat {found.seat + 1} is taken, so they watch",
+    )
 
 
 def add_computer(table: Table, player_id: str, seat: object, token_hash: str, by: str) -> Change:
     chosen = check_seat(table, seat)
-    bot = Player(id=player_id, name=f"Computer {chosen + 1}", seat=chosen,
-                 token_hash=token_hash, bot=True, seat_since=table.version + 1)
+    bot = Player(
+        id=player_id,
+        name=f"Computer {chosen + 1}",
+        seat=chosen,
+        token_hash=token_hash,
+        bot=True,
+        seat_since=table.version + 1,
+    )
     table.players[bot.id] = bot
     return Change(players_changed=True, log=f"{by} seated {bot.name}")
 
@@ -192,17 +230,26 @@ def rename(table: Table, player_id: str, name: str) -> Change:
     return Change(players_changed=True, log=f"{old} is now {name}")
 
 
-def remove_player(table: Table, player: Player, *, now: float = 0.0,
-                  remember: bool = False) -> None:
+def remove_player(
+    table: Table, player: Player, *, now: float = 0.0, remember: bool = False
+) -> None:
     """The player leaves: seat free (the hand stays, hidden). ``remember``: they left by being
     away, and may come back (see :func:`come_back`); otherwise (the host removed them) their
     token is refused from now on."""
     del table.players[player.id]
     table.undo.pop(player.id, None)
     if remember:
-        table.former = [*[f for f in table.former if f.id != player.id][-(FORMER_KEPT - 1):],
-                        Former(id=player.id, name=player.name, token_hash=player.token_hash,
-                               seat=player.seat, identity=player.identity, left_at=now)]
+        table.former = [
+            *[f for f in table.former if f.id != player.id][-(FORMER_KEPT - 1) :],
+            Former(
+                id=player.id,
+                name=player.name,
+                token_hash=player.token_hash,
+                seat=player.seat,
+                identity=player.identity,
+                left_at=now,
+            ),
+        ]
     else:
         table.removed = [*table.removed[-199:], player.token_hash]
     settle_host(table)

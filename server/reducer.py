@@ -124,8 +124,20 @@ class Auto:
     """The server's own move: a game's scheduled action or a computer player's, if due."""
 
 
-Intent = (TableOp | Join | ComeBack | TakeSeat | Rename | Presence | Host | GameCommand
-          | SetUpGame | Edit | GameState | Auto)
+Intent = (
+    TableOp
+    | Join
+    | ComeBack
+    | TakeSeat
+    | Rename
+    | Presence
+    | Host
+    | GameCommand
+    | SetUpGame
+    | Edit
+    | GameState
+    | Auto
+)
 # Intents after which a game may start.
 SEATING = (Join, ComeBack, TakeSeat, Host, Presence, SetUpGame)
 
@@ -139,20 +151,30 @@ def _change(table: Table, intent: Intent, env: Env) -> Change | None:
     if isinstance(intent, TableOp):
         actor = _actor(table, intent.player_id)
         if isinstance(intent.op, EDIT_OPS) and not may_edit(table, actor.player_id):
-            raise CardtableError(FORBIDDEN, "Only the host can edit this table (the host can "
-                                 "let everyone edit).")
+            raise CardtableError(
+                FORBIDDEN, "Only the host can edit this table (the host can let everyone edit)."
+            )
         if table.game is not None:
             return games.game_op(table, actor, intent.op, env.limits, env.rng, env.now)
         return table_change(table, actor, intent.op, env.limits, env.rng)
     if isinstance(intent, GameCommand):
-        return games.game_action(table, _actor(table, intent.player_id), intent.action,
-                                 env.rng, env.now)
+        return games.game_action(
+            table, _actor(table, intent.player_id), intent.action, env.rng, env.now
+        )
     if isinstance(intent, Join):
-        return add_player(table, intent.player_id, intent.name, intent.token_hash, intent.seat,
-                          env.limits.max_players, intent.identity)
+        return add_player(
+            table,
+            intent.player_id,
+            intent.name,
+            intent.token_hash,
+            intent.seat,
+            env.limits.max_players,
+            intent.identity,
+        )
     if isinstance(intent, ComeBack):
-        return come_back(table, intent.token_hash, intent.identity, intent.new_token_hash,
-                         env.limits.max_players)
+        return come_back(
+            table, intent.token_hash, intent.identity, intent.new_token_hash, env.limits.max_players
+        )
     if isinstance(intent, TakeSeat):
         return take_seat(table, intent.player_id, intent.seat)
     if isinstance(intent, Rename):
@@ -160,20 +182,25 @@ def _change(table: Table, intent: Intent, env: Env) -> Change | None:
     if isinstance(intent, Presence):
         return settle(table, intent.live, intent.now, intent.grace)
     if isinstance(intent, Host):
-        return host_action(table, intent.player_id, intent.action, intent.target, env.rng,
-                           env.now)
+        return host_action(table, intent.player_id, intent.action, intent.target, env.rng, env.now)
     if isinstance(intent, SetUpGame):
         return games.set_up(table, intent.name, intent.options)
     if isinstance(intent, Edit):
         before = set(table.objects)
-        held = {cid: h.seat for h in table.objects.values() if isinstance(h, Hand)
-                for cid in h.cards}
+        held = {
+            cid: h.seat for h in table.objects.values() if isinstance(h, Hand) for cid in h.cards
+        }
         intent.fn(table)
         game_session.drop(table)  # the stored game state is checked again when next used
         after = set(table.objects)
-        return Change(dirty=after, removed=before - after, created=after - before,
-                      held={c: s for c, s in held.items() if c in before}, players_changed=True,
-                      game_changed=table.game is not None)
+        return Change(
+            dirty=after,
+            removed=before - after,
+            created=after - before,
+            held={c: s for c, s in held.items() if c in before},
+            players_changed=True,
+            game_changed=table.game is not None,
+        )
     if isinstance(intent, GameState):
         return games.set_state(table, intent.state, env.rng, env.now)
     return games.auto_step(table, env.rng, env.now)

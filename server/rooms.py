@@ -209,24 +209,32 @@ class RoomService:
         except StoreUnavailable:
             raise _unavailable() from None
 
-    async def count_attempt(self, kind: str, addr: str, per_minute: int,
-                            clock: Callable[[], float] = time.time) -> None:
+    async def count_attempt(
+        self, kind: str, addr: str, per_minute: int, clock: Callable[[], float] = time.time
+    ) -> None:
         """Rate-limit joins and room creations per client address, across all processes: at most
         ``per_minute`` in any 60 seconds (a sliding window in Redis), else ``rate_limited``."""
-        await SlidingLimiter(self.store, kind, [Window(60, per_minute)], f"{kind} attempts",
-                             clock).take(addr)
+        await SlidingLimiter(
+            self.store, kind, [Window(60, per_minute)], f"{kind} attempts", clock
+        ).take(addr)
 
     # --- creating ---------------------------------------------------------------------------
 
-    async def create_room(self, template: str = "standard", seats: int = 4,
-                          game: object = None, options: object = None) -> Table:
+    async def create_room(
+        self,
+        template: str = "standard",
+        seats: int = 4,
+        game: object = None,
+        options: object = None,
+    ) -> Table:
         if not isinstance(seats, int) or not 1 <= seats <= self.limits.max_seats:
             raise CardtableError(BAD_REQUEST, f"A room has 1 to {self.limits.max_seats} seats.")
         if game is not None:
             binding = GAMES.get(game) if isinstance(game, str) else None
             if binding is None:
-                raise CardtableError(BAD_REQUEST, f"Unknown game {game!r}; games: "
-                                     f"{', '.join(GAMES)}.")
+                raise CardtableError(
+                    BAD_REQUEST, f"Unknown game {game!r}; games: {', '.join(GAMES)}."
+                )
             template, seats = "blank", min(binding.info.max_players, self.limits.max_seats)
         for _ in range(10):
             code = codes.new_code()
@@ -266,14 +274,16 @@ class RoomService:
     def _env(self) -> Env:
         return Env(now=self.clock(), rng=self.rng, limits=self.limits, bot_delay=self.bot_delay)
 
-    async def _mutate(self, code: str, intent: Intent, by: str, reason: str = "away",
-                      once: str | None = None) -> Commit:
+    async def _mutate(
+        self, code: str, intent: Intent, by: str, reason: str = "away", once: str | None = None
+    ) -> Commit:
         commit = await self._maybe_mutate(code, intent, by, reason, once)
         assert commit is not None
         return commit
 
-    async def _maybe_mutate(self, code: str, intent: Intent, by: str, reason: str = "away",
-                            once: str | None = None) -> Commit | None:
+    async def _maybe_mutate(
+        self, code: str, intent: Intent, by: str, reason: str = "away", once: str | None = None
+    ) -> Commit | None:
         """Reduce ``intent`` on a fresh copy and commit it; ``None``: nothing to do.
 
         Another process committing first makes the commit fail its version check; the intent
@@ -317,15 +327,22 @@ class RoomService:
                 deltas = build_deltas(table, change, by)
                 blob = encode_table(table)
                 entry: dict[str, Any] = {
-                    "v": table.version, "d": deltas,
+                    "v": table.version,
+                    "d": deltas,
                     "p": {p.id: p.seat for p in table.players.values()},
                 }
                 gone = before - set(table.players)
                 if gone:
                     entry["x"] = dict.fromkeys(sorted(gone), reason)
                 try:
-                    await self.store.commit(code, cached.version, table.version, blob,
-                                            _pack(entry), None if once is None else (by, once))
+                    await self.store.commit(
+                        code,
+                        cached.version,
+                        table.version,
+                        blob,
+                        _pack(entry),
+                        None if once is None else (by, once),
+                    )
                 except Repeated as rep:
                     self._cache.pop(code, None)
                     return self._repeated(code, rep.seen)
@@ -339,8 +356,7 @@ class RoomService:
                     self._cache.pop(code, None)
                     raise (_unconfirmed() if exc.maybe_applied else _unavailable()) from None
                 game_session.remember(table)
-                self._cache[code] = _Cached(table.version, blob, table,
-                                            game_session.kept(table))
+                self._cache[code] = _Cached(table.version, blob, table, game_session.kept(table))
                 if self.on_commit is not None:
                     self.on_commit(code, table.version, entry)
                 wake = games.next_wake(table)
@@ -368,18 +384,21 @@ class RoomService:
         """The answer to an operation id that has an outcome already: its first commit, or
         ``already_refused``. Nothing was written now."""
         if seen.refused:
-            raise CardtableError(ALREADY_REFUSED, "This operation was refused before, and was "
-                                 "not applied; send a new operation (with a new id).")
+            raise CardtableError(
+                ALREADY_REFUSED,
+                "This operation was refused before, and was "
+                "not applied; send a new operation (with a new id).",
+            )
         if self.on_stale is not None:
             self.on_stale(code)
         return Commit(code, seen.version, {}, repeated=True)
 
-    async def apply(self, code: str, player_id: str, op: Op, once: str | None = None
-                    ) -> Commit:
+    async def apply(self, code: str, player_id: str, op: Op, once: str | None = None) -> Commit:
         return await self._mutate(code, TableOp(player_id, op), player_id, once=once)
 
-    async def game_command(self, code: str, player_id: str, action: object,
-                           once: str | None = None) -> Commit:
+    async def game_command(
+        self, code: str, player_id: str, action: object, once: str | None = None
+    ) -> Commit:
         """A rule plugin's command with no drag (knock, bid, next hand...)."""
         return await self._mutate(code, GameCommand(player_id, action), player_id, once=once)
 
@@ -409,8 +428,14 @@ class RoomService:
             table = cached.decoded()
         return table
 
-    async def join(self, code: str, name: object, token: object = None,
-                   seat: object = "auto", identity: str | None = None) -> Joined:
+    async def join(
+        self,
+        code: str,
+        name: object,
+        token: object = None,
+        seat: object = "auto",
+        identity: str | None = None,
+    ) -> Joined:
         """Join as a new player, or come back as the player this browser was: by presenting its
         token (reclaiming seat and hand; after leaving, the seat if nobody took it), or, without
         a token, by ``identity`` (the browser identity the connection said ``hello`` with, if
@@ -426,28 +451,31 @@ class RoomService:
             if find_returning(table, wanted, None) is not None:
                 return await self._come_back(code, table, wanted, None, token)
             if wanted in table.removed:
-                raise CardtableError(REMOVED, "The host removed you from this room. Join again "
-                                     "as a new player.")
+                raise CardtableError(
+                    REMOVED, "The host removed you from this room. Join again as a new player."
+                )
             raise CardtableError(BAD_TOKEN, "That player token is not valid in this room.")
         if identity is not None:
             table = await self.load_table(code)
             if find_returning(table, None, identity) is not None:
-                return await self._come_back(code, table, None, identity,
-                                             secrets.token_urlsafe(24))
+                return await self._come_back(code, table, None, identity, secrets.token_urlsafe(24))
         clean = clean_name(name)
         new_token = secrets.token_urlsafe(24)
         pid = new_id("p", self.rng)
-        commit = await self._mutate(code, Join(pid, clean, hash_token(new_token), seat, identity),
-                                    pid)
+        commit = await self._mutate(
+            code, Join(pid, clean, hash_token(new_token), seat, identity), pid
+        )
         table = await self.load_table(code)
         return Joined(table.players[pid], new_token, commit)
 
-    async def _come_back(self, code: str, seen: Table, token_hash: str | None,
-                         identity: str | None, token: str) -> Joined:
+    async def _come_back(
+        self, code: str, seen: Table, token_hash: str | None, identity: str | None, token: str
+    ) -> Joined:
         found = find_returning(seen, token_hash, identity)
         assert found is not None
-        commit = await self._maybe_mutate(code, ComeBack(token_hash, identity, hash_token(token)),
-                                          found.id)
+        commit = await self._maybe_mutate(
+            code, ComeBack(token_hash, identity, hash_token(token)), found.id
+        )
         table = await self.load_table(code)
         player = table.players.get(found.id)
         if player is None:  # forgotten, or removed by the host, between the two reads
@@ -455,17 +483,19 @@ class RoomService:
         was = found.seat if isinstance(found, Former) and player.seat != found.seat else None
         return Joined(player, token, commit, was_seat=was)
 
-    async def take_seat(self, code: str, player_id: str, seat: object,
-                        once: str | None = None) -> Commit:
+    async def take_seat(
+        self, code: str, player_id: str, seat: object, once: str | None = None
+    ) -> Commit:
         return await self._mutate(code, TakeSeat(player_id, seat), player_id, once=once)
 
-    async def rename(self, code: str, player_id: str, name: object,
-                     once: str | None = None) -> Commit:
-        return await self._mutate(code, Rename(player_id, clean_name(name)), player_id,
-                                  once=once)
+    async def rename(
+        self, code: str, player_id: str, name: object, once: str | None = None
+    ) -> Commit:
+        return await self._mutate(code, Rename(player_id, clean_name(name)), player_id, once=once)
 
-    async def refresh_presence(self, code: str, live: set[str], now: float,
-                               grace: float) -> Commit | None:
+    async def refresh_presence(
+        self, code: str, live: set[str], now: float, grace: float
+    ) -> Commit | None:
         """Bring players' status in line with which of them have a live connection (see
         :mod:`server.presence`)."""
         return await self._maybe_mutate(code, Presence(frozenset(live), grace, now), "server")
@@ -480,14 +510,23 @@ class RoomService:
         tests and operators set up a position this way."""
         return await self._mutate(code, GameState(state), "server")
 
-    async def host_action(self, code: str, player_id: str, action: object,
-                          target: object = None, once: str | None = None) -> Commit:
+    async def host_action(
+        self,
+        code: str,
+        player_id: str,
+        action: object,
+        target: object = None,
+        once: str | None = None,
+    ) -> Commit:
         """Host only: lock/unlock, remove a player, game rules on/off, computers, start."""
         if action not in ("lock", "unlock", "remove", "game", "bot", "start", "edit", "public"):
-            raise CardtableError(BAD_REQUEST, "Host actions are lock, unlock, remove, game, "
-                                 "bot, start, edit and public.")
-        return await self._mutate(code, Host(player_id, str(action), target), player_id,
-                                  reason="host", once=once)
+            raise CardtableError(
+                BAD_REQUEST,
+                "Host actions are lock, unlock, remove, game, bot, start, edit and public.",
+            )
+        return await self._mutate(
+            code, Host(player_id, str(action), target), player_id, reason="host", once=once
+        )
 
     # --- resync -----------------------------------------------------------------------------
 
@@ -558,8 +597,9 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
     private = views_differ(table, change)
     players = players_view(table) if change.players_changed else None
     computers = {p.seat for p in table.players.values() if p.bot}
-    seats: list[int | None] = [None, *(s for s in range(table.seats) if s not in computers)] \
-        if private else [None]
+    seats: list[int | None] = (
+        [None, *(s for s in range(table.seats) if s not in computers)] if private else [None]
+    )
     out = {}
     before = game_session.sent_before(table) if change.game_changed else None
     sent: dict[str, Any] = {}
@@ -596,11 +636,15 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
 
 
 def _unavailable() -> CardtableError:
-    return CardtableError(UNAVAILABLE, "The game store is unreachable right now; try again in a "
-                          "moment.", retryable=True)
+    return CardtableError(
+        UNAVAILABLE,
+        "The game store is unreachable right now; try again in a moment.",
+        retryable=True,
+    )
 
 
 def _unconfirmed() -> CardtableError:
     """A commit was sent and its answer never came: it may have landed, or may still land."""
-    return CardtableError(UNCONFIRMED, "We could not confirm your move; it will be sent again.",
-                          retryable=True)
+    return CardtableError(
+        UNCONFIRMED, "We could not confirm your move; it will be sent again.", retryable=True
+    )

@@ -37,9 +37,13 @@ def _everything(code: str) -> bool:
 
 
 class Scheduler:
-    def __init__(self, step: Step, clock: Callable[[], float] = time.time,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                 follows: Callable[[str], bool] = _everything) -> None:
+    def __init__(
+        self,
+        step: Step,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        follows: Callable[[str], bool] = _everything,
+    ) -> None:
         self.step = step
         self.clock = clock
         self.sleep = sleep

@@ -43,8 +43,7 @@ class GuardedServer(socketio.AsyncServer):
     """``events``: the client event names handlers may receive; ``frame_limit``: the largest
     frame decoded at all (bigger ones get ``too_large`` unread)."""
 
-    def __init__(self, *args: Any, events: frozenset[str], frame_limit: int,
-                 **kwargs: Any) -> None:
+    def __init__(self, *args: Any, events: frozenset[str], frame_limit: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.client_events = events
         self.frame_limit = frame_limit
@@ -80,20 +79,26 @@ class GuardedServer(socketio.AsyncServer):
 
     async def _handle_eio_message(self, eio_sid: str, data: Any) -> None:
         if isinstance(data, str | bytes) and len(data) > self.frame_limit:
-            await self.refuse(eio_sid, CardtableError(
-                TOO_LARGE, f"Message larger than {self.frame_limit} bytes."))
+            await self.refuse(
+                eio_sid, CardtableError(TOO_LARGE, f"Message larger than {self.frame_limit} bytes.")
+            )
             return
         if isinstance(data, bytes):
             if self._drop_binary.get(eio_sid):  # an attachment of a refused binary event
                 self._drop_binary[eio_sid] -= 1
                 return
-            await self.refuse(eio_sid, CardtableError(
-                BAD_REQUEST, "Binary data is not part of the protocol: send JSON text."))
+            await self.refuse(
+                eio_sid,
+                CardtableError(
+                    BAD_REQUEST, "Binary data is not part of the protocol: send JSON text."
+                ),
+            )
             return
         self._drop_binary.pop(eio_sid, None)  # text: whatever attachments were due never came
         if data == BAD_PACKET:
-            await self.refuse(eio_sid, CardtableError(
-                BAD_REQUEST, "Malformed message: not an Engine.IO packet."))
+            await self.refuse(
+                eio_sid, CardtableError(BAD_REQUEST, "Malformed message: not an Engine.IO packet.")
+            )
             return
         try:
             if not isinstance(data, str):
@@ -105,50 +110,74 @@ class GuardedServer(socketio.AsyncServer):
             elif kind == sio_packet.CONNECT:
                 await self._handle_connect(eio_sid, pkt.namespace, pkt.data)
             elif kind == sio_packet.DISCONNECT:
-                await self._handle_disconnect(eio_sid, pkt.namespace,
-                                              self.reason.CLIENT_DISCONNECT)
+                await self._handle_disconnect(eio_sid, pkt.namespace, self.reason.CLIENT_DISCONNECT)
             elif kind in (sio_packet.BINARY_EVENT, sio_packet.BINARY_ACK):
                 if pkt.attachment_count:
-                    self._drop_binary[eio_sid] = min(pkt.attachment_count,
-                                                     MAX_DROPPED_ATTACHMENTS)
-                await self.refuse(eio_sid, CardtableError(
-                    BAD_REQUEST, "Binary events are not part of the protocol: send the "
-                    "payload as JSON."), event_ref(pkt.data))
+                    self._drop_binary[eio_sid] = min(pkt.attachment_count, MAX_DROPPED_ATTACHMENTS)
+                await self.refuse(
+                    eio_sid,
+                    CardtableError(
+                        BAD_REQUEST,
+                        "Binary events are not part of the protocol: send the payload as JSON.",
+                    ),
+                    event_ref(pkt.data),
+                )
             elif kind == sio_packet.ACK:
-                await self.refuse(eio_sid, CardtableError(
-                    BAD_REQUEST, "This server never asks for an acknowledgement: ACK packets "
-                    "are not part of the protocol."))
+                await self.refuse(
+                    eio_sid,
+                    CardtableError(
+                        BAD_REQUEST,
+                        "This server never asks for an acknowledgement: ACK packets "
+                        "are not part of the protocol.",
+                    ),
+                )
             else:  # CONNECT_ERROR: only a server sends it
                 raise ValueError(f"packet type {kind}")
         except Exception as exc:  # a frame the packet decoder can't read
             log.debug("malformed frame from %s: %r", eio_sid, exc)
-            await self.refuse(eio_sid, CardtableError(
-                BAD_REQUEST, "Malformed message: not a Socket.IO packet."))
+            await self.refuse(
+                eio_sid, CardtableError(BAD_REQUEST, "Malformed message: not a Socket.IO packet.")
+            )
 
     async def _handle_eio_disconnect(self, eio_sid: str, reason: Any) -> None:
         self._drop_binary.pop(eio_sid, None)
         await super()._handle_eio_disconnect(eio_sid, reason)
 
-    async def _handle_event(self, eio_sid: str, namespace: str | None, id: Any,
-                            data: Any) -> None:
+    async def _handle_event(self, eio_sid: str, namespace: str | None, id: Any, data: Any) -> None:
         if (namespace or "/") != "/":
-            await self.refuse(eio_sid, CardtableError(
-                BAD_REQUEST, "Unknown namespace; this server only speaks on '/'."))
+            await self.refuse(
+                eio_sid,
+                CardtableError(BAD_REQUEST, "Unknown namespace; this server only speaks on '/'."),
+            )
             return
-        if not isinstance(data, list) or not data or not isinstance(data[0], str) \
-                or data[0] == MALFORMED:
-            await self.refuse(eio_sid, CardtableError(
-                BAD_REQUEST, "Malformed message: expected [event, payload] as JSON."))
+        if (
+            not isinstance(data, list)
+            or not data
+            or not isinstance(data[0], str)
+            or data[0] == MALFORMED
+        ):
+            await self.refuse(
+                eio_sid,
+                CardtableError(
+                    BAD_REQUEST, "Malformed message: expected [event, payload] as JSON."
+                ),
+            )
             return
         name = data[0]
         ref = event_ref(data)
         if name not in self.client_events:
             shown = name[:40]
-            await self.refuse(eio_sid, CardtableError(
-                BAD_REQUEST, f"Unknown event {shown!r}; see docs/protocol.md."), ref)
+            await self.refuse(
+                eio_sid,
+                CardtableError(BAD_REQUEST, f"Unknown event {shown!r}; see docs/protocol.md."),
+                ref,
+            )
             return
         if len(data) > 2:
-            await self.refuse(eio_sid, CardtableError(
-                BAD_REQUEST, f"'{name}' takes one argument, an object."), ref)
+            await self.refuse(
+                eio_sid,
+                CardtableError(BAD_REQUEST, f"'{name}' takes one argument, an object."),
+                ref,
+            )
             return
         await super()._handle_event(eio_sid, namespace, id, data)

@@ -98,9 +98,15 @@ class SocketHandlers:
         self.tasks: set[asyncio.Task[None]] = set()
         sio.on("connect", self.connect)
         sio.on("disconnect", self.disconnect)
-        for name, fn in (("join", self.on_join), ("op", self.on_op), ("seat", self.on_seat),
-                         ("rename", self.on_rename), ("sync", self.on_sync),
-                         ("host", self.on_host), ("game", self.on_game)):
+        for name, fn in (
+            ("join", self.on_join),
+            ("op", self.on_op),
+            ("seat", self.on_seat),
+            ("rename", self.on_rename),
+            ("sync", self.on_sync),
+            ("host", self.on_host),
+            ("game", self.on_game),
+        ):
             sio.on(name, self._guard(name, fn))
         sio.on("drag", self.on_drag)
         self.social = SocialHandlers(self)
@@ -112,8 +118,11 @@ class SocketHandlers:
         if isinstance(rooms.store, RedisStore):
             self.social.start(rooms.store.redis, rooms)
         self.misses = miss_limiter(rooms.store, self.config)
-        subscriber = (Subscriber(subscribe_redis, feed_channel, lambda: feeds)
-                      if subscribe_redis is not None else None)
+        subscriber = (
+            Subscriber(subscribe_redis, feed_channel, lambda: feeds)
+            if subscribe_redis is not None
+            else None
+        )
         feeds = Feeds(rooms, self._send, self._gone, subscriber)
         self.feeds = feeds
         rooms.on_commit = feeds.committed
@@ -146,8 +155,9 @@ class SocketHandlers:
                 if not isinstance(data, dict):
                     raise CardtableError(BAD_REQUEST, f"'{name}' takes an object.")
                 if self.rooms is None:
-                    raise CardtableError(INTERNAL, "The server is starting; try again.",
-                                         retryable=True)
+                    raise CardtableError(
+                        INTERNAL, "The server is starting; try again.", retryable=True
+                    )
                 await fn(sid, session, data)
             except CardtableError as err:
                 await self.reply("error", err.payload(ref), sid)
@@ -165,8 +175,14 @@ class SocketHandlers:
         """The feed saw this connection's player leave the room (removed): tell it, detach."""
         session = self.sessions.get(conn.sid)
         code = conn.code
-        await self.reply("removed", {"reason": reason, "message": REMOVED_MESSAGES.get(
-            reason, "You are no longer in this room.")}, conn.sid)
+        await self.reply(
+            "removed",
+            {
+                "reason": reason,
+                "message": REMOVED_MESSAGES.get(reason, "You are no longer in this room."),
+            },
+            conn.sid,
+        )
         if session is not None and code is not None:
             await self._leave(session)
 
@@ -217,8 +233,9 @@ class SocketHandlers:
         # the client sent in an event.
         addr = request_address(req, self.config) if req is not None else ""
         cfg = self.config
-        self.sessions[sid] = Session(addr=addr, sid=sid,
-                                     bucket=TokenBucket(cfg.ops_per_second, cfg.ops_burst))
+        self.sessions[sid] = Session(
+            addr=addr, sid=sid, bucket=TokenBucket(cfg.ops_per_second, cfg.ops_burst)
+        )
 
     async def disconnect(self, sid: str, *args: Any) -> None:
         s = self.sessions.pop(sid, None)
@@ -264,14 +281,18 @@ class SocketHandlers:
         for code in members.keys() | self.hosted_rooms:
             try:
                 await self.refresh_presence(code)
-                if self.scheduler is not None and code in members \
-                        and self.scheduler.pending(code) is None:
+                if (
+                    self.scheduler is not None
+                    and code in members
+                    and self.scheduler.pending(code) is None
+                ):
                     # A timer lost with another process (or never set) is picked up here, at
                     # the time the room records (read from the state just settled, not Redis);
                     # a room where nothing can happen by itself gets none.
                     self.scheduler.stand_by(code, await self.rooms.next_wake(code))
                 if code not in members and not any(
-                        not p.bot for p in (await self.rooms.known_table(code)).players.values()):
+                    not p.bot for p in (await self.rooms.known_table(code)).players.values()
+                ):
                     self.hosted_rooms.discard(code)  # nobody left whose presence to settle
             except CardtableError as err:
                 if err.code == ROOM_NOT_FOUND:
@@ -320,16 +341,18 @@ class SocketHandlers:
             return
         s.last_drag = now
         items = [{"id": i.id, "x": i.x, "y": i.y} for i in msg.items]
-        await self.sio.emit("drag", {"by": s.player_id, "items": items},
-                            room=f"{s.code}/{ALL}", skip_sid=sid)
+        await self.sio.emit(
+            "drag", {"by": s.player_id, "items": items}, room=f"{s.code}/{ALL}", skip_sid=sid
+        )
 
     async def on_join(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None and self.feeds is not None and self.misses is not None
         rooms = self.rooms
         msg = parse(Join, data, "join")
         if msg.token is None:  # a player reclaiming its own seat is not a new join attempt
-            await rooms.count_attempt("join", s.addr, self.config.joins_per_minute,
-                                      self.config.clock)
+            await rooms.count_attempt(
+                "join", s.addr, self.config.joins_per_minute, self.config.clock
+            )
         code = codes.normalize(msg.code)
 
         async def attempt() -> Joined:
@@ -349,11 +372,19 @@ class SocketHandlers:
         s.code, s.player_id, s.seat = code, joined.player.id, joined.player.seat
         await self.sio.enter_room(sid, f"{code}/{ALL}")
         await self.rooms.store.touch_presence({code: [s.member]}, time.time())
-        await self.reply("joined", {
-            "code": code, "player": joined.player.id, "token": joined.token,
-            "seat": joined.player.seat, "name": joined.player.name, "ref": msg.ref,
-            "was_seat": joined.was_seat,
-        }, sid)
+        await self.reply(
+            "joined",
+            {
+                "code": code,
+                "player": joined.player.id,
+                "token": joined.token,
+                "seat": joined.player.seat,
+                "name": joined.player.name,
+                "ref": msg.ref,
+                "was_seat": joined.was_seat,
+            },
+            sid,
+        )
         await self.feeds.join(code, s, msg.since if msg.token is not None else None)
         await self.refresh_presence(code)
         if self.scheduler is not None:  # follow the room's own moves from here too
@@ -395,12 +426,20 @@ class SocketHandlers:
         msg = parse(Host, data, "host")
         code, pid = self._joined(s)
         given = {k for k in ("player", "game", "options", "seat", "who", "public") if k in data}
-        allowed = {"lock": set(), "unlock": set(), "remove": {"player"},
-                   "game": {"game", "options"}, "bot": {"seat"}, "start": set(),
-                   "edit": {"who"}, "public": {"public"}}[msg.action]
+        allowed = {
+            "lock": set(),
+            "unlock": set(),
+            "remove": {"player"},
+            "game": {"game", "options"},
+            "bot": {"seat"},
+            "start": set(),
+            "edit": {"who"},
+            "public": {"public"},
+        }[msg.action]
         if given - allowed:
-            raise CardtableError(BAD_REQUEST, f"'host' {msg.action} takes no "
-                                 f"{sorted(given - allowed)[0]!r}.")
+            raise CardtableError(
+                BAD_REQUEST, f"'host' {msg.action} takes no {sorted(given - allowed)[0]!r}."
+            )
         target: object
         if msg.action == "public":
             commit = await self.social.public(code, pid, msg.public, msg.opid)

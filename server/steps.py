@@ -25,7 +25,8 @@ class Gather(_Step, tag="gather"):
 
     to: Id
     from_: Annotated[list[Id], msgspec.Meta(max_length=50)] = msgspec.field(
-        default_factory=list, name="from")
+        default_factory=list, name="from"
+    )
     hands: bool = False
     loose: bool = False
 

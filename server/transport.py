@@ -32,19 +32,29 @@ log = logging.getLogger("cardtable.http")
 class ClientErrorHandler(web.RequestHandler):
     """aiohttp's connection handler, answering unparseable requests in the JSON error shape."""
 
-    def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
-                     message: str | None = None) -> web.StreamResponse:
-        if not isinstance(exc, HttpProcessingError) or status >= 500 \
-                or request.writer.output_size > 0:
+    def handle_error(
+        self,
+        request: Any,
+        status: int = 500,
+        exc: BaseException | None = None,
+        message: str | None = None,
+    ) -> web.StreamResponse:
+        if (
+            not isinstance(exc, HttpProcessingError)
+            or status >= 500
+            or request.writer.output_size > 0
+        ):
             return super().handle_error(request, status, exc, message)
-        log.debug("refused a malformed HTTP request from %s: %s", request.remote,
-                  type(exc).__name__)
+        log.debug(
+            "refused a malformed HTTP request from %s: %s", request.remote, type(exc).__name__
+        )
         if isinstance(exc, LineTooLong):
             text = "The request line or a header is too long (over 8190 bytes)."
         else:
             text = "The request could not be read as HTTP."
-        resp = web.json_response(CardtableError(BAD_REQUEST, text).payload(), status=400,
-                                 headers=SECURITY_HEADERS)
+        resp = web.json_response(
+            CardtableError(BAD_REQUEST, text).payload(), status=400, headers=SECURITY_HEADERS
+        )
         resp.force_close()
         return resp
 
@@ -63,8 +73,7 @@ class Runner(web.AppRunner):
         return server
 
 
-def serve(app: web.Application, host: str, port: int,
-          say: Callable[[str], None] = print) -> None:
+def serve(app: web.Application, host: str, port: int, say: Callable[[str], None] = print) -> None:
     """Run ``app`` on ``host:port`` until SIGINT or SIGTERM (what ``web.run_app`` does, with
     :class:`Runner`)."""
 

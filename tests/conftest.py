@@ -130,8 +130,9 @@ async def make_client(server: RunningServer) -> AsyncIterator[object]:
 async def new_room(server: RunningServer, template: str = "standard", seats: int = 4) -> str:
     import aiohttp
 
-    async with aiohttp.ClientSession() as http, http.post(
-        f"{server.url}/api/rooms", json={"template": template, "seats": seats}
-    ) as resp:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{server.url}/api/rooms", json={"template": template, "seats": seats}) as resp,
+    ):
         assert resp.status == 201, await resp.text()
         return str((await resp.json())["code"])

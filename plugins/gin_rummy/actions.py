@@ -60,5 +60,4 @@ class NextHand(Action, frozen=True, tag="next_hand"):
     """Deal the next hand."""
 
 
-GinAction = (TakeUpcard | Pass | Draw | Discard | Knock | BigGin | LayOff | FinishLayoff
-             | NextHand)
+GinAction = TakeUpcard | Pass | Draw | Discard | Knock | BigGin | LayOff | FinishLayoff | NextHand

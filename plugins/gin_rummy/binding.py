@@ -41,17 +41,42 @@ class GinRummyBinding:
             k = knock.knocker
             melds = current_melds(knock)
             for i, kmeld in enumerate(melds):
-                zones.append(ZoneSpec(f"meld{i}", f"Meld {i + 1}", 180.0 + 260 * i,
-                                      MELD_Y[k], tuple(kmeld), up=True, layout="row",
-                                      w=230.0, owner=k, drop=True))
+                zones.append(
+                    ZoneSpec(
+                        f"meld{i}",
+                        f"Meld {i + 1}",
+                        180.0 + 260 * i,
+                        MELD_Y[k],
+                        tuple(kmeld),
+                        up=True,
+                        layout="row",
+                        w=230.0,
+                        owner=k,
+                        drop=True,
+                    )
+                )
             laid = {c for m in melds for c in m}
             deadwood = tuple(c for c in knock.deadwood if c not in laid)
-            zones.append(ZoneSpec(f"deadwood{k}", "Deadwood", 1220.0, MELD_Y[k],
-                                  deadwood, up=True, layout="row", w=300.0, owner=k))
+            zones.append(
+                ZoneSpec(
+                    f"deadwood{k}",
+                    "Deadwood",
+                    1220.0,
+                    MELD_Y[k],
+                    deadwood,
+                    up=True,
+                    layout="row",
+                    w=300.0,
+                    owner=k,
+                )
+            )
             if knock.discard:
                 over = state.phase != "layoff"
-                zones.append(ZoneSpec("knockdiscard", "Knock discard", 960.0, CENTER_Y,
-                                      (knock.discard,), up=over))
+                zones.append(
+                    ZoneSpec(
+                        "knockdiscard", "Knock discard", 960.0, CENTER_Y, (knock.discard,), up=over
+                    )
+                )
             hands[k] = [c for c in hands[k] if c not in laid and c not in deadwood]
             d = 1 - k
             hands[d] = [c for c in hands[d] if c not in laid]
@@ -59,17 +84,42 @@ class GinRummyBinding:
                 reveal = state.history[-1].seats[d]
                 shown: set[str] = set()
                 for i, meld in enumerate(reveal.melds):
-                    zones.append(ZoneSpec(f"dmeld{i}", f"Defender meld {i + 1}", 180.0 + 260 * i,
-                                          MELD_Y[d], tuple(meld), up=True, layout="row",
-                                          w=230.0, owner=d))
+                    zones.append(
+                        ZoneSpec(
+                            f"dmeld{i}",
+                            f"Defender meld {i + 1}",
+                            180.0 + 260 * i,
+                            MELD_Y[d],
+                            tuple(meld),
+                            up=True,
+                            layout="row",
+                            w=230.0,
+                            owner=d,
+                        )
+                    )
                     shown.update(meld)
                 rest = tuple(c for c in hands[d] if c not in shown)
-                zones.append(ZoneSpec(f"deadwood{d}", "Deadwood", 1220.0, MELD_Y[d],
-                                      rest, up=True, layout="row", w=300.0, owner=d))
+                zones.append(
+                    ZoneSpec(
+                        f"deadwood{d}",
+                        "Deadwood",
+                        1220.0,
+                        MELD_Y[d],
+                        rest,
+                        up=True,
+                        layout="row",
+                        w=300.0,
+                        owner=d,
+                    )
+                )
                 shown.update(rest)
                 hands[d] = [c for c in hands[d] if c not in shown]
-        return Projection(zones=tuple(zones), hands={s: tuple(h) for s, h in hands.items()},
-                          deal=state.hand_no, slots=SLOTS)
+        return Projection(
+            zones=tuple(zones),
+            hands={s: tuple(h) for s, h in hands.items()},
+            deal=state.hand_no,
+            slots=SLOTS,
+        )
 
     def interpret(self, state: GinState, drop: Drop) -> dict[str, Any] | Cosmetic | Rejection:
         if len(drop.cards) != 1:
@@ -87,8 +137,11 @@ class GinRummyBinding:
             return {"type": "discard", "card": face}
         if drop.source == "hand" and drop.dest.startswith("meld") and drop.dest[4:].isdigit():
             return {"type": "lay_off", "card": face, "meld": int(drop.dest[4:])}
-        return Rejection("not_a_gin_move", "In Gin Rummy you draw from the stock or the discard "
-                         "pile into your hand, then discard one card onto the discard pile.")
+        return Rejection(
+            "not_a_gin_move",
+            "In Gin Rummy you draw from the stock or the discard "
+            "pile into your hand, then discard one card onto the discard pile.",
+        )
 
     def controls(self, state: GinState, player: int) -> list[Control]:
         out: list[Control] = []
@@ -96,25 +149,49 @@ class GinRummyBinding:
             kind = action["type"]
             card = action.get("card")
             if kind == "take_upcard":
-                out.append(Control(action, "Take the upcard", kind="drag", source="discard",
-                                   dest="hand"))
+                out.append(
+                    Control(action, "Take the upcard", kind="drag", source="discard", dest="hand")
+                )
             elif kind == "pass":
                 out.append(Control(action, "Pass"))
             elif kind == "draw":
                 src = action["source"]
-                out.append(Control(action, f"Draw from the {src}", kind="drag", source=src,
-                                   dest="hand"))
+                out.append(
+                    Control(action, f"Draw from the {src}", kind="drag", source=src, dest="hand")
+                )
             elif kind == "discard" and card is not None:
-                out.append(Control(action, f"Discard the {card_name(card)}", kind="drag",
-                                   source="hand", dest="discard", cards=(card,)))
+                out.append(
+                    Control(
+                        action,
+                        f"Discard the {card_name(card)}",
+                        kind="drag",
+                        source="hand",
+                        dest="discard",
+                        cards=(card,),
+                    )
+                )
             elif kind == "knock" and card is not None:
-                out.append(Control(action, f"Knock, discarding the {card_name(card)}",
-                                   cards=(card,), group="knock"))
+                out.append(
+                    Control(
+                        action,
+                        f"Knock, discarding the {card_name(card)}",
+                        cards=(card,),
+                        group="knock",
+                    )
+                )
             elif kind == "big_gin":
                 out.append(Control(action, "Big Gin!"))
             elif kind == "lay_off" and card is not None:
-                out.append(Control(action, f"Lay off the {card_name(card)}", kind="drag",
-                                   source="hand", dest=f"meld{action['meld']}", cards=(card,)))
+                out.append(
+                    Control(
+                        action,
+                        f"Lay off the {card_name(card)}",
+                        kind="drag",
+                        source="hand",
+                        dest=f"meld{action['meld']}",
+                        cards=(card,),
+                    )
+                )
             elif kind == "finish_layoff":
                 out.append(Control(action, "Done laying off"))
             elif kind == "next_hand":

@@ -308,19 +308,31 @@ def _draw_misplaced(state: GinState) -> Rejection | None:
 
 # Who may do what, when (the flow's gate asks it for every move; see plugins.base.Flow).
 _PHASES: dict[str, Phase[GinState]] = {
-    UPCARD: Phase(frozenset({"take_upcard", "pass"}),
-                  "It's the first turn: take the face-up card or pass."),
-    DRAW: Phase(frozenset({"draw"}), "You need to draw first, from the stock or the discard pile.",
-                misplaced={"take_upcard": _draw_misplaced}),
-    DISCARD: Phase(frozenset({"discard", "knock", "big_gin"}),
-                   "You have already drawn; now discard, knock or declare Big Gin."),
-    LAYOFF: Phase(frozenset({"lay_off", "finish_layoff"}),
-                  "The hand was knocked: lay off cards onto the knocker's melds, or finish.",
-                  wait="It's not your turn: your opponent is laying off cards.",
-                  waiting={"lay_off": Rejection("knocker_cannot_lay_off",
-                                                "The knocker never lays off cards.")}),
-    HAND_OVER: Phase(frozenset({"next_hand"}),
-                     "This hand is over; start the next hand to keep playing.", actors=EVERYONE),
+    UPCARD: Phase(
+        frozenset({"take_upcard", "pass"}), "It's the first turn: take the face-up card or pass."
+    ),
+    DRAW: Phase(
+        frozenset({"draw"}),
+        "You need to draw first, from the stock or the discard pile.",
+        misplaced={"take_upcard": _draw_misplaced},
+    ),
+    DISCARD: Phase(
+        frozenset({"discard", "knock", "big_gin"}),
+        "You have already drawn; now discard, knock or declare Big Gin.",
+    ),
+    LAYOFF: Phase(
+        frozenset({"lay_off", "finish_layoff"}),
+        "The hand was knocked: lay off cards onto the knocker's melds, or finish.",
+        wait="It's not your turn: your opponent is laying off cards.",
+        waiting={
+            "lay_off": Rejection("knocker_cannot_lay_off", "The knocker never lays off cards.")
+        },
+    ),
+    HAND_OVER: Phase(
+        frozenset({"next_hand"}),
+        "This hand is over; start the next hand to keep playing.",
+        actors=EVERYONE,
+    ),
     GAME_OVER: Phase(frozenset(), "The game is over.", over=True),
 }
 _BAD_SOURCE = Rejection(
@@ -335,6 +347,8 @@ def _bad_meld_number(state: GinState, player: int | None, value: object) -> Reje
     assert state.knock is not None
     last = len(current_melds(state.knock)) - 1
     return Rejection("bad_meld", f"Choose one of the knocker's melds by number, from 0 to {last}.")
+
+
 _MELD_RULE = (
     "a meld is 3 or 4 cards of one rank, or 3 or more cards of one suit in sequence (ace low)"
 )
@@ -426,15 +440,19 @@ class GinRummy:
             actors=_turn,
             example=("draw", "discard"),
             bad_player=lambda state: Rejection(
-                "bad_seat", "Only the two players (seats 0 and 1) can make moves."),
+                "bad_seat", "Only the two players (seats 0 and 1) can make moves."
+            ),
             no_player=lambda state: Rejection(
-                "no_scheduled_moves", "Gin Rummy has no automatic moves; players make every move."),
+                "no_scheduled_moves", "Gin Rummy has no automatic moves; players make every move."
+            ),
             anyone=frozenset({"next_hand"}),
             elsewhere={"next_hand": "This hand is still being played."},
-            fields={"source": _BAD_SOURCE,
-                    "card": lambda state, player, value: bad_card(value),
-                    "melds": _BAD_MELDS,
-                    "meld": _bad_meld_number},
+            fields={
+                "source": _BAD_SOURCE,
+                "card": lambda state, player, value: bad_card(value),
+                "melds": _BAD_MELDS,
+                "meld": _bad_meld_number,
+            },
         )
 
     # ----------------------------------------------------------------- setup
@@ -717,9 +735,7 @@ class GinRummy:
         if g.winner is None:
             return f"the game is a tie at {g.totals[0]}"
         loser = _other(g.winner)
-        return (
-            f"{_name(names, g.winner)} wins the game, {g.totals[g.winner]} to {g.totals[loser]}"
-        )
+        return f"{_name(names, g.winner)} wins the game, {g.totals[g.winner]} to {g.totals[loser]}"
 
     def status(self, state: GinState, names: Sequence[str]) -> str:
         """One short line for everyone: whose move it is, or how the hand or game ended."""
@@ -865,9 +881,7 @@ class GinRummy:
             last_move=move,
         )
 
-    def _do_draw(
-        self, state: GinState, player: int, action: moves.Draw
-    ) -> GinState | Rejection:
+    def _do_draw(self, state: GinState, player: int, action: moves.Draw) -> GinState | Rejection:
         source = action.source
         if source == "discard":
             if state.stock_only:
@@ -907,8 +921,7 @@ class GinRummy:
         if card == self._taken(state):
             return Rejection(
                 "discard_taken_card",
-                f"You can't discard the {card_name(card)}: you just took it from the discard "
-                "pile.",
+                f"You can't discard the {card_name(card)}: you just took it from the discard pile.",
             )
         return card
 
@@ -937,9 +950,7 @@ class GinRummy:
             return self._end_drawn_hand(after)
         return replace(after, phase=DRAW, turn=_other(player))
 
-    def _do_knock(
-        self, state: GinState, player: int, action: moves.Knock
-    ) -> GinState | Rejection:
+    def _do_knock(self, state: GinState, player: int, action: moves.Knock) -> GinState | Rejection:
         card = self._card_to_play(state, player, action)
         if isinstance(card, Rejection):
             return card
@@ -1256,9 +1267,9 @@ def _check_cards(state: GinState) -> str:
             return f"Cards appear more than once: the {card_names(twice)}."
         return f"Cards are missing: the {card_names(sort_cards(_DECK - set(counts)))}."
     for p in (0, 1):
-        if len(set(state.picked[p])) != len(state.picked[p]) or not set(
-            state.picked[p]
-        ) <= set(state.hands[p]):
+        if len(set(state.picked[p])) != len(state.picked[p]) or not set(state.picked[p]) <= set(
+            state.hands[p]
+        ):
             return f"Player {p}'s cards taken from the discard pile must still be in the hand."
     if state.phase == DRAW and len(state.stock) <= DRAW_AT_STOCK:
         return f"A hand ends once the stock is down to {DRAW_AT_STOCK} cards."

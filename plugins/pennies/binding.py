@@ -81,8 +81,14 @@ class PenniesBinding:
         n = state.players
         places = slots(n)
         zones = [
-            ZoneSpec("stock", "Stock", 560.0, 330.0, tuple(reversed(state.stock)),
-                     shuffled=state.last_move is not None and state.last_move.reshuffled),
+            ZoneSpec(
+                "stock",
+                "Stock",
+                560.0,
+                330.0,
+                tuple(reversed(state.stock)),
+                shuffled=state.last_move is not None and state.last_move.reshuffled,
+            ),
             ZoneSpec("discard", "Discard", 720.0, 330.0, tuple(state.discard), up=True, drop=True),
             ZoneSpec(NEW_MELD, "New meld", 880.0, 330.0, (), layout="row", w=230.0, drop=True),
         ]
@@ -241,8 +247,9 @@ class PenniesBinding:
             laid = state.melds[player]
             if not laid:
                 return f"Your first meld this round: {need}"
-            still = still_needed(self.engine.requirement(state).first_meld,
-                                 [len(m.cards) for m in laid])
+            still = still_needed(
+                self.engine.requirement(state).first_meld, [len(m.cards) for m in laid]
+            )
             return (
                 f"Your first meld this round: {need}. Still to lay this turn: "
                 f"{sets_text(still)}; if you discard first, your sets go back to your hand."

@@ -584,14 +584,24 @@ def _offered_elsewhere(state: PenniesState) -> str:
 # may act is the engine's to_act: the player whose turn it is, or the one a discard is being
 # offered to out of turn (a buy outside one's turn).
 _PHASES: dict[str, Phase[PenniesState]] = {
-    BUY: Phase(frozenset({"buy", "decline"}),
-               "First buy the top discard for a penny or decline it and draw from the stock."),
-    OFFER: Phase(frozenset({"buy", "pass"}), "The discard is being offered: buy it or pass.",
-                 wait=_offered_elsewhere),
-    PLAY: Phase(frozenset({"meld", "lay_off", "discard"}),
-                "You have drawn: meld, lay off, or discard to end your turn."),
-    ROUND_OVER: Phase(frozenset({"next_round"}),
-                      "This round is over; deal the next round to keep playing.", actors=EVERYONE),
+    BUY: Phase(
+        frozenset({"buy", "decline"}),
+        "First buy the top discard for a penny or decline it and draw from the stock.",
+    ),
+    OFFER: Phase(
+        frozenset({"buy", "pass"}),
+        "The discard is being offered: buy it or pass.",
+        wait=_offered_elsewhere,
+    ),
+    PLAY: Phase(
+        frozenset({"meld", "lay_off", "discard"}),
+        "You have drawn: meld, lay off, or discard to end your turn.",
+    ),
+    ROUND_OVER: Phase(
+        frozenset({"next_round"}),
+        "This round is over; deal the next round to keep playing.",
+        actors=EVERYONE,
+    ),
     GAME_OVER: Phase(frozenset(), "The game is over.", over=True),
 }
 
@@ -699,7 +709,8 @@ class Pennies:
                 "melds": _bad_sets,
                 "meld": _bad_target,
                 "cards": lambda state, player, cards: _bad_cards(
-                    cards, 'List the cards, e.g. "cards": ["H5", "S5", "J1"].'),
+                    cards, 'List the cards, e.g. "cards": ["H5", "S5", "J1"].'
+                ),
                 "card": lambda state, player, card: bad_card(card, jokers=True),
             },
         )

@@ -32,18 +32,30 @@ class RummyBinding:
     def project(self, state: RummyState) -> Projection:
         zones = [
             ZoneSpec("stock", "Stock", 520.0, 230.0, tuple(state.stock)),
-            ZoneSpec("discard", "Discard", 680.0, 230.0, tuple(state.discard), up=True,
-                     drop=True),
-            ZoneSpec(NEW_MELD, "New meld", 860.0, 230.0, (), layout="row", w=230.0,
-                     drop=True),
+            ZoneSpec("discard", "Discard", 680.0, 230.0, tuple(state.discard), up=True, drop=True),
+            ZoneSpec(NEW_MELD, "New meld", 860.0, 230.0, (), layout="row", w=230.0, drop=True),
         ]
         for i, meld in enumerate(state.melds):
             row, col = divmod(i, MELD_COLUMNS)
-            zones.append(ZoneSpec(meld_zone(i), "", 300.0 + 255.0 * col, 420.0 + 160.0 * row,
-                                  tuple(meld), up=True, layout="row", w=240.0, drop=True))
-        return Projection(zones=tuple(zones),
-                          hands={p: tuple(h) for p, h in enumerate(state.hands)},
-                          deal=state.hand_no, slots=slots(len(state.hands)))
+            zones.append(
+                ZoneSpec(
+                    meld_zone(i),
+                    "",
+                    300.0 + 255.0 * col,
+                    420.0 + 160.0 * row,
+                    tuple(meld),
+                    up=True,
+                    layout="row",
+                    w=240.0,
+                    drop=True,
+                )
+            )
+        return Projection(
+            zones=tuple(zones),
+            hands={p: tuple(h) for p, h in enumerate(state.hands)},
+            deal=state.hand_no,
+            slots=slots(len(state.hands)),
+        )
 
     def interpret(self, state: RummyState, drop: Drop) -> dict[str, Any] | Cosmetic | Rejection:
         src, dest, cards = drop.source, drop.dest, drop.cards
@@ -59,8 +71,11 @@ class RummyBinding:
             return {"type": "lay_off", "card": cards[0], "meld": int(dest[4:])}
         if src == "hand" and dest == "discard" and len(cards) == 1:
             return {"type": "discard", "card": cards[0]}
-        return Rejection("not_a_rummy_move", "In Rummy you draw from the stock or the discard "
-                         "pile, lay down melds on 'New meld', lay off onto melds, and discard.")
+        return Rejection(
+            "not_a_rummy_move",
+            "In Rummy you draw from the stock or the discard "
+            "pile, lay down melds on 'New meld', lay off onto melds, and discard.",
+        )
 
     def controls(self, state: RummyState, player: int) -> list[Control]:
         out: list[Control] = []
@@ -68,21 +83,45 @@ class RummyBinding:
             kind = action["type"]
             if kind == "draw":
                 src = action["source"]
-                out.append(Control(action, f"Draw from the {src}", kind="drag", source=src,
-                                   dest="hand"))
+                out.append(
+                    Control(action, f"Draw from the {src}", kind="drag", source=src, dest="hand")
+                )
             elif kind == "meld":
                 cards = tuple(action["cards"])
-                out.append(Control(action, f"Meld the {card_names(cards)}", kind="drag",
-                                   source="hand", dest=NEW_MELD, cards=cards))
+                out.append(
+                    Control(
+                        action,
+                        f"Meld the {card_names(cards)}",
+                        kind="drag",
+                        source="hand",
+                        dest=NEW_MELD,
+                        cards=cards,
+                    )
+                )
             elif kind == "lay_off":
                 card = action["card"]
-                out.append(Control(action, f"Lay off the {card_name(card)}", kind="drag",
-                                   source="hand", dest=meld_zone(action["meld"]),
-                                   cards=(card,)))
+                out.append(
+                    Control(
+                        action,
+                        f"Lay off the {card_name(card)}",
+                        kind="drag",
+                        source="hand",
+                        dest=meld_zone(action["meld"]),
+                        cards=(card,),
+                    )
+                )
             elif kind == "discard":
                 card = action["card"]
-                out.append(Control(action, f"Discard the {card_name(card)}", kind="drag",
-                                   source="hand", dest="discard", cards=(card,)))
+                out.append(
+                    Control(
+                        action,
+                        f"Discard the {card_name(card)}",
+                        kind="drag",
+                        source="hand",
+                        dest="discard",
+                        cards=(card,),
+                    )
+                )
             elif kind == "next_hand":
                 out.append(Control(action, "Next hand"))
         return out

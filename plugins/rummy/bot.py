@@ -54,8 +54,9 @@ def choose_action(
     return _play(view, hand, melds, legal, rng)
 
 
-def _draw(hand: list[str], melds: list[list[str]], top: str | None,
-          legal: list[dict[str, Any]]) -> dict[str, Any]:
+def _draw(
+    hand: list[str], melds: list[list[str]], top: str | None, legal: list[dict[str, Any]]
+) -> dict[str, Any]:
     take = {"type": "draw", "source": "discard"}
     if top is not None and take in legal and _wants(hand, melds, top):
         return take
@@ -88,8 +89,13 @@ def _out_plan(hand: list[str], melds: list[list[str]], taken: str | None) -> Arr
     return None
 
 
-def _play(view: dict[str, Any], hand: list[str], melds: list[list[str]],
-          legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def _play(
+    view: dict[str, Any],
+    hand: list[str],
+    melds: list[list[str]],
+    legal: list[dict[str, Any]],
+    rng: random.Random,
+) -> dict[str, Any]:
     taken: str | None = view["taken"]
     plan = _out_plan(hand, melds, taken) or best_melds(hand)
     legal_melds = [a for a in legal if a["type"] == "meld"]
@@ -113,12 +119,16 @@ def _play(view: dict[str, Any], hand: list[str], melds: list[list[str]],
 
 def _taken_by(view: dict[str, Any], player: int) -> list[str]:
     """Cards ``player`` took from the discard pile this hand (public moves)."""
-    return [m["card"] for m in view["history"]
-            if m["type"] == "draw" and m["source"] == "discard" and m["player"] == player]
+    return [
+        m["card"]
+        for m in view["history"]
+        if m["type"] == "draw" and m["source"] == "discard" and m["player"] == player
+    ]
 
 
-def _discard_score(card: str, hand: Sequence[str], fits: set[str], signals: list[str],
-                   dead: set[str]) -> tuple[int, int]:
+def _discard_score(
+    card: str, hand: Sequence[str], fits: set[str], signals: list[str], dead: set[str]
+) -> tuple[int, int]:
     """Higher is a better discard: safe first (it fits no meld on the table and no card the
     next player took), then its value less what it may still make with the hand."""
     useful = card in fits or any(_near(card, s) for s in signals)

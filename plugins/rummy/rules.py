@@ -208,14 +208,20 @@ def _turn(state: RummyState) -> list[int]:
 # Who may do what, when (the flow's gate asks it for every move; see plugins.base.Flow).
 _PHASES: dict[str, Phase[RummyState]] = {
     DRAW: Phase(frozenset({"draw"}), "You need to draw first, from the stock or the discard pile."),
-    PLAY: Phase(frozenset({"meld", "lay_off", "discard"}),
-                "You have drawn already: meld, lay off or discard."),
-    HAND_OVER: Phase(frozenset({"next_hand"}),
-                     "This hand is over; start the next hand to keep playing.", actors=EVERYONE),
+    PLAY: Phase(
+        frozenset({"meld", "lay_off", "discard"}),
+        "You have drawn already: meld, lay off or discard.",
+    ),
+    HAND_OVER: Phase(
+        frozenset({"next_hand"}),
+        "This hand is over; start the next hand to keep playing.",
+        actors=EVERYONE,
+    ),
     GAME_OVER: Phase(frozenset(), "The game is over.", over=True),
 }
-_BAD_SOURCE = Rejection("bad_action",
-                        'Say where to draw from: "source" must be "stock" or "discard".')
+_BAD_SOURCE = Rejection(
+    "bad_action", 'Say where to draw from: "source" must be "stock" or "discard".'
+)
 
 
 def _bad_player(state: RummyState) -> Rejection:
@@ -234,8 +240,9 @@ def _bad_meld_cards(state: RummyState, player: int | None, value: object) -> Rej
 def _no_such_meld(state: RummyState, player: int | None, value: object) -> Rejection:
     if not state.melds:
         return Rejection("no_such_meld", "There are no melds on the table yet.")
-    return Rejection("no_such_meld",
-                     f"Choose a meld on the table by number, 0 to {len(state.melds) - 1}.")
+    return Rejection(
+        "no_such_meld", f"Choose a meld on the table by number, 0 to {len(state.melds) - 1}."
+    )
 
 
 def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -313,8 +320,9 @@ class Rummy:
         min_players=2,
         max_players=4,
         options=(
-            OptionSpec("target", 100, TARGETS, "The game ends when a total reaches this.",
-                       "points to win"),
+            OptionSpec(
+                "target", 100, TARGETS, "The game ends when a total reaches this.", "points to win"
+            ),
         ),
     )
 
@@ -338,16 +346,19 @@ class Rummy:
             no_player=_bad_player,
             anyone=frozenset({"next_hand"}),
             elsewhere={"next_hand": "This hand is still being played."},
-            fields={"source": _BAD_SOURCE,
-                    "cards": _bad_meld_cards,
-                    "card": lambda state, player, value: bad_card(value),
-                    "meld": _no_such_meld},
+            fields={
+                "source": _BAD_SOURCE,
+                "cards": _bad_meld_cards,
+                "card": lambda state, player, value: bad_card(value),
+                "meld": _no_such_meld,
+            },
         )
 
     # ------------------------------------------------------------------------ setup
 
-    def new_game(self, players: int, options: dict[str, Any], seed: int,
-                 deck: Sequence[str] | None = None) -> RummyState:
+    def new_game(
+        self, players: int, options: dict[str, Any], seed: int, deck: Sequence[str] | None = None
+    ) -> RummyState:
         """A fresh game with the first hand dealt (from ``deck`` when given)."""
         if not _is_int(players) or not 2 <= players <= 4:
             raise ValueError("Rummy is played by 2 to 4 players.")
@@ -358,13 +369,23 @@ class Rummy:
             raise ValueError("The deck must hold each of the 52 cards exactly once.")
         dealer = random.Random(f"rummy:{seed}:first_dealer").randrange(players)
         base = RummyState(
-            options=Options(**resolved), players=players, seed=seed, hand_no=1, dealer=dealer,
-            phase=DRAW, turn=None, hands=(), stock=(), discard=(), scores=(0,) * players,
+            options=Options(**resolved),
+            players=players,
+            seed=seed,
+            hand_no=1,
+            dealer=dealer,
+            phase=DRAW,
+            turn=None,
+            hands=(),
+            stock=(),
+            discard=(),
+            scores=(0,) * players,
         )
         return self._deal(base, 1, dealer, list(deck) if deck is not None else None)
 
-    def _deal(self, state: RummyState, hand_no: int, dealer: int,
-              order: list[str] | None = None) -> RummyState:
+    def _deal(
+        self, state: RummyState, hand_no: int, dealer: int, order: list[str] | None = None
+    ) -> RummyState:
         """Rules 1-2: deal one at a time clockwise from the dealer's left, turn up one card."""
         n = state.players
         if order is None:
@@ -376,11 +397,22 @@ class Rummy:
             hands[(dealer + 1 + i) % n].append(order[i])
         first = (dealer + 1) % n
         return replace(
-            state, hand_no=hand_no, dealer=dealer, phase=DRAW, turn=first,
+            state,
+            hand_no=hand_no,
+            dealer=dealer,
+            phase=DRAW,
+            turn=first,
             hands=tuple(_sorted(h) for h in hands),
-            stock=tuple(reversed(order[n * k + 1 :])), discard=(order[n * k],), melds=(),
-            drawn=None, drawn_from=None, reshuffles=0, played=(False,) * n, played_now=False,
-            out_card=None, moves=(),
+            stock=tuple(reversed(order[n * k + 1 :])),
+            discard=(order[n * k],),
+            melds=(),
+            drawn=None,
+            drawn_from=None,
+            reshuffles=0,
+            played=(False,) * n,
+            played_now=False,
+            out_card=None,
+            moves=(),
         )
 
     def teams(self, state: RummyState) -> list[list[int]]:
@@ -484,8 +516,9 @@ class Rummy:
 
     # ------------------------------------------------------------------ table texts
 
-    def describe(self, before: RummyState, player: int | None, action: dict[str, Any],
-                 names: Sequence[str]) -> str:
+    def describe(
+        self, before: RummyState, player: int | None, action: dict[str, Any], names: Sequence[str]
+    ) -> str:
         """The public log line for ``action`` (stock draws and face-down cards unnamed)."""
         who = _name(names, player)
         after = self.apply(before, player, action)
@@ -493,8 +526,10 @@ class Rummy:
             return f"{who} tried a move the rules don't allow: {after.message}"
         kind = action["type"]
         if kind == "next_hand":
-            return (f"{who} started hand {after.hand_no}; {_name(names, after.dealer)} deals and "
-                    f"{_name(names, after.turn)} plays first.")
+            return (
+                f"{who} started hand {after.hand_no}; {_name(names, after.dealer)} deals and "
+                f"{_name(names, after.turn)} plays first."
+            )
         line = ""
         if kind == "draw":
             if action["source"] == "stock":
@@ -506,8 +541,10 @@ class Rummy:
             line = f"{who} melded the {card_names(meld)}"
         elif kind == "lay_off":
             i = action["meld"]
-            line = (f"{who} laid off the {card_name(action['card'])} on meld {i + 1} "
-                    f"({card_names(after.melds[i])})")
+            line = (
+                f"{who} laid off the {card_name(action['card'])} on meld {i + 1} "
+                f"({card_names(after.melds[i])})"
+            )
         elif kind == "discard":
             if after.out_card is not None and not after.hands[player or 0]:
                 line = f"{who} discarded the last card face down"
@@ -533,8 +570,10 @@ class Rummy:
                 assert w is not None
                 text += f". {_name(names, w)} wins the game with {after.scores[w]}"
         elif after.reshuffles > before.reshuffles:
-            text = (". The stock ran out: the discard pile but its top card was shuffled into a "
-                    "new stock")
+            text = (
+                ". The stock ran out: the discard pile but its top card was shuffled into a "
+                "new stock"
+            )
         return text
 
     def status(self, state: RummyState, names: Sequence[str]) -> str:
@@ -581,8 +620,11 @@ class Rummy:
             if res.winner is None:
                 note = "stalemate"
             elif p == res.winner:
-                note = (f"went rummy: scores {res.points} (doubled)" if res.rummy
-                        else f"went out: scores {res.points}")
+                note = (
+                    f"went rummy: scores {res.points} (doubled)"
+                    if res.rummy
+                    else f"went out: scores {res.points}"
+                )
             else:
                 note = ""
             lines.append(RevealLine(player=p, cards=res.left[p], points=res.values[p], note=note))
@@ -593,8 +635,9 @@ class Rummy:
         if state.phase != GAME_OVER:
             return None
         best = max(state.scores)
-        return Outcome(winners=tuple(p for p, s in enumerate(state.scores) if s == best),
-                       scores=state.scores)
+        return Outcome(
+            winners=tuple(p for p, s in enumerate(state.scores) if s == best), scores=state.scores
+        )
 
     # ---------------------------------------------------------------- dump and load
 
@@ -608,14 +651,16 @@ class Rummy:
 
     # ------------------------------------------------------------------------ apply
 
-    def apply(self, state: RummyState, player: int | None,
-              action: dict[str, Any]) -> RummyState | Rejection:
+    def apply(
+        self, state: RummyState, player: int | None, action: dict[str, Any]
+    ) -> RummyState | Rejection:
         """The new state after ``player``'s ``action``, or why it is refused (the flow's gate:
         player, shape, phase, turn, fields; then the move's handler)."""
         return self._flow.apply(state, player, action)
 
-    def _do_draw(self, state: RummyState, player: int,
-                 action: moves.Draw) -> RummyState | Rejection:
+    def _do_draw(
+        self, state: RummyState, player: int, action: moves.Draw
+    ) -> RummyState | Rejection:
         source = action.source
         if source == "stock":
             if not state.stock:
@@ -630,9 +675,16 @@ class Rummy:
             stock, discard = state.stock, state.discard[:-1]
             move = Move(player, "draw", "discard", card)
         hand = _sorted([*state.hands[player], card])
-        return replace(state, phase=PLAY, hands=_set(state.hands, player, hand), stock=stock,
-                       discard=discard, drawn=card, drawn_from=source,
-                       moves=(*state.moves, move))
+        return replace(
+            state,
+            phase=PLAY,
+            hands=_set(state.hands, player, hand),
+            stock=stock,
+            discard=discard,
+            drawn=card,
+            drawn_from=source,
+            moves=(*state.moves, move),
+        )
 
     def _card_in_hand(self, state: RummyState, player: int, card: object) -> str | Rejection:
         if not is_card(card):
@@ -649,8 +701,9 @@ class Rummy:
             return Rejection("not_in_hand", f"You don't hold the {card_name(card)}.")
         return card
 
-    def _keeps_a_card(self, state: RummyState, player: int,
-                      gone: Sequence[str]) -> tuple[str, ...] | Rejection:
+    def _keeps_a_card(
+        self, state: RummyState, player: int, gone: Sequence[str]
+    ) -> tuple[str, ...] | Rejection:
         """The hand without ``gone``, unless only the card taken from the pile would be left."""
         rest = _without(state.hands[player], gone)
         taken = self.taken(state)
@@ -663,8 +716,9 @@ class Rummy:
             )
         return rest
 
-    def _do_meld(self, state: RummyState, player: int,
-                 action: moves.Meld) -> RummyState | Rejection:
+    def _do_meld(
+        self, state: RummyState, player: int, action: moves.Meld
+    ) -> RummyState | Rejection:
         cards = action.cards
         for c in cards:
             found = self._card_in_hand(state, player, c)
@@ -680,14 +734,18 @@ class Rummy:
         if isinstance(rest, Rejection):
             return rest
         meld = arrange(cards)
-        after = replace(state, hands=_set(state.hands, player, rest),
-                        melds=(*state.melds, meld), played_now=True,
-                        moves=(*state.moves, Move(player, "meld", cards=meld,
-                                                  meld=len(state.melds))))
+        after = replace(
+            state,
+            hands=_set(state.hands, player, rest),
+            melds=(*state.melds, meld),
+            played_now=True,
+            moves=(*state.moves, Move(player, "meld", cards=meld, meld=len(state.melds))),
+        )
         return self._went_out(after, player) if not rest else after
 
-    def _do_lay_off(self, state: RummyState, player: int,
-                    action: moves.LayOff) -> RummyState | Rejection:
+    def _do_lay_off(
+        self, state: RummyState, player: int, action: moves.LayOff
+    ) -> RummyState | Rejection:
         card = self._card_in_hand(state, player, action.card)
         if isinstance(card, Rejection):
             return card
@@ -701,30 +759,46 @@ class Rummy:
         if isinstance(rest, Rejection):
             return rest
         melds = _set(state.melds, index, lay_off(state.melds[index], card))
-        after = replace(state, hands=_set(state.hands, player, rest), melds=melds,
-                        played_now=True,
-                        moves=(*state.moves, Move(player, "lay_off", card=card, meld=index)))
+        after = replace(
+            state,
+            hands=_set(state.hands, player, rest),
+            melds=melds,
+            played_now=True,
+            moves=(*state.moves, Move(player, "lay_off", card=card, meld=index)),
+        )
         return self._went_out(after, player) if not rest else after
 
-    def _do_discard(self, state: RummyState, player: int,
-                    action: moves.Discard) -> RummyState | Rejection:
+    def _do_discard(
+        self, state: RummyState, player: int, action: moves.Discard
+    ) -> RummyState | Rejection:
         card = self._card_in_hand(state, player, action.card)
         if isinstance(card, Rejection):
             return card
         if card == self.taken(state):
-            return Rejection("discard_taken_card",
-                             f"You can't discard the {card_name(card)}: you took it from the "
-                             "discard pile this turn.")
+            return Rejection(
+                "discard_taken_card",
+                f"You can't discard the {card_name(card)}: you took it from the "
+                "discard pile this turn.",
+            )
         rest = _without(state.hands[player], (card,))
         if not rest:
-            after = replace(state, hands=_set(state.hands, player, rest), out_card=card,
-                            moves=(*state.moves, Move(player, "go_out")))
+            after = replace(
+                state,
+                hands=_set(state.hands, player, rest),
+                out_card=card,
+                moves=(*state.moves, Move(player, "go_out")),
+            )
             return self._went_out(after, player)
         after = replace(
-            state, hands=_set(state.hands, player, rest), discard=(*state.discard, card),
-            drawn=None, drawn_from=None, played_now=False,
+            state,
+            hands=_set(state.hands, player, rest),
+            discard=(*state.discard, card),
+            drawn=None,
+            drawn_from=None,
+            played_now=False,
             played=_set(state.played, player, state.played[player] or state.played_now),
-            turn=(player + 1) % state.players, phase=DRAW,
+            turn=(player + 1) % state.players,
+            phase=DRAW,
             moves=(*state.moves, Move(player, "discard", card=card)),
         )
         return self._stock_check(after)
@@ -737,31 +811,59 @@ class Rummy:
         if state.reshuffles == 0 and len(state.discard) > 1:
             pile = list(state.discard[:-1])
             random.Random(f"rummy:{state.seed}:{state.hand_no}:reshuffle").shuffle(pile)
-            return replace(state, stock=tuple(pile), discard=state.discard[-1:], reshuffles=1,
-                           moves=(*state.moves, Move(None, "reshuffle")))
+            return replace(
+                state,
+                stock=tuple(pile),
+                discard=state.discard[-1:],
+                reshuffles=1,
+                moves=(*state.moves, Move(None, "reshuffle")),
+            )
         result = HandResult(
-            hand_no=state.hand_no, dealer=state.dealer, winner=None, rummy=False, points=0,
-            left=state.hands, values=tuple(hand_points(h) for h in state.hands),
+            hand_no=state.hand_no,
+            dealer=state.dealer,
+            winner=None,
+            rummy=False,
+            points=0,
+            left=state.hands,
+            values=tuple(hand_points(h) for h in state.hands),
         )
-        return replace(state, phase=HAND_OVER, turn=None, reshuffles=2,
-                       results=(*state.results, result),
-                       moves=(*state.moves, Move(None, "stalemate")))
+        return replace(
+            state,
+            phase=HAND_OVER,
+            turn=None,
+            reshuffles=2,
+            results=(*state.results, result),
+            moves=(*state.moves, Move(None, "stalemate")),
+        )
 
     def _went_out(self, state: RummyState, winner: int) -> RummyState:
         """Rule 8: the winner scores the others' cards, doubled when going rummy."""
         values = tuple(hand_points(h) for h in state.hands)
         rummy = not state.played[winner]
         total = sum(values) * (2 if rummy else 1)
-        result = HandResult(hand_no=state.hand_no, dealer=state.dealer, winner=winner,
-                            rummy=rummy, points=total, left=state.hands, values=values)
+        result = HandResult(
+            hand_no=state.hand_no,
+            dealer=state.dealer,
+            winner=winner,
+            rummy=rummy,
+            points=total,
+            left=state.hands,
+            values=values,
+        )
         scores = _set(state.scores, winner, state.scores[winner] + total)
         done = scores[winner] >= state.options.target
-        return replace(state, phase=GAME_OVER if done else HAND_OVER, turn=None,
-                       drawn=None, drawn_from=None, played_now=False, scores=scores,
-                       results=(*state.results, result))
+        return replace(
+            state,
+            phase=GAME_OVER if done else HAND_OVER,
+            turn=None,
+            drawn=None,
+            drawn_from=None,
+            played_now=False,
+            scores=scores,
+            results=(*state.results, result),
+        )
 
-    def _do_next_hand(self, state: RummyState, player: int,
-                      action: moves.NextHand) -> RummyState:
+    def _do_next_hand(self, state: RummyState, player: int, action: moves.NextHand) -> RummyState:
         return self._deal(state, state.hand_no + 1, (state.dealer + 1) % state.players)
 
 
@@ -793,8 +895,11 @@ def _problem(s: RummyState) -> str | None:
         return f"The target must be one of {', '.join(map(str, TARGETS))}."
     if s.phase not in PHASES:
         return f"Unknown phase {s.phase!r}."
-    for name, size in (("hands", len(s.hands)), ("scores", len(s.scores)),
-                       ("played", len(s.played))):
+    for name, size in (
+        ("hands", len(s.hands)),
+        ("scores", len(s.scores)),
+        ("played", len(s.played)),
+    ):
         if size != n:
             return f"There must be one entry of {name} per player ({n}), not {size}."
     if not 0 <= s.dealer < n:
@@ -854,8 +959,10 @@ def _hands_problem(s: RummyState) -> str | None:
         for p in range(n):
             most = k + 1 if s.phase == PLAY and p == s.turn else k
             if not 1 <= sizes[p] <= most:
-                return (f"Player {p + 1} holds {sizes[p]} cards; in the {s.phase} phase that "
-                        f"must be 1 to {most}.")
+                return (
+                    f"Player {p + 1} holds {sizes[p]} cards; in the {s.phase} phase that "
+                    f"must be 1 to {most}."
+                )
         if s.phase == DRAW:
             if s.drawn is not None or s.drawn_from is not None or s.played_now:
                 return "Nothing has been drawn or played before the draw."
@@ -912,8 +1019,7 @@ def _results_problem(s: RummyState) -> str | None:
         return f"The scores {list(s.scores)} don't add up to the hands' points {totals}."
     reached = max(s.scores) >= s.options.target
     if reached != (s.phase == GAME_OVER):
-        return ("The game is over exactly when a total reaches the target "
-                f"({s.options.target}).")
+        return f"The game is over exactly when a total reaches the target ({s.options.target})."
     if s.phase == GAME_OVER and s.results[-1].winner != s.scores.index(max(s.scores)):
         return "The game ends with the hand that took its winner to the target."
     return None

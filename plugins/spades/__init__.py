@@ -12,6 +12,12 @@ from plugins.spades.rules import ENGINE, SideResult, Spades, SpadesState, score_
 GAME = Game(engine=ENGINE, binding=BINDING, bot=choose_action)
 
 __all__ = [
-    "BINDING", "ENGINE", "GAME", "SideResult", "Spades", "SpadesState", "choose_action",
+    "BINDING",
+    "ENGINE",
+    "GAME",
+    "SideResult",
+    "Spades",
+    "SpadesState",
+    "choose_action",
     "score_side",
 ]

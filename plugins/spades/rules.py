@@ -390,25 +390,34 @@ def _trick_count(state: SpadesState) -> list[int]:
 
 # --------------------------------------------------------------------------------- engine
 
+
 def _turn(state: SpadesState) -> list[int]:
     return [] if state.turn is None else [state.turn]
 
 
 # Who may do what, when (the flow's gate asks it for every move; see plugins.base.Flow).
 _PHASES: dict[str, Phase[SpadesState]] = {
-    BIDDING: Phase(frozenset({"bid", "look"}),
-                   "Everyone bids first: the bidding goes once round the table.",
-                   wait="It's not your turn to bid."),
-    EXCHANGE: Phase(frozenset({"pass_cards"}),
-                    "The blind nil bidder and partner are passing cards to each other.",
-                    wait="It's not your turn to pass cards."),
-    PLAYING: Phase(frozenset({"play"}),
-                   "The cards are being played: play a card when it's your turn.",
-                   wait="It's not your turn to play."),
+    BIDDING: Phase(
+        frozenset({"bid", "look"}),
+        "Everyone bids first: the bidding goes once round the table.",
+        wait="It's not your turn to bid.",
+    ),
+    EXCHANGE: Phase(
+        frozenset({"pass_cards"}),
+        "The blind nil bidder and partner are passing cards to each other.",
+        wait="It's not your turn to pass cards.",
+    ),
+    PLAYING: Phase(
+        frozenset({"play"}),
+        "The cards are being played: play a card when it's your turn.",
+        wait="It's not your turn to play.",
+    ),
     TRICK_DONE: Phase(frozenset({"gather"}), "The trick is being gathered."),
-    DEAL_OVER: Phase(frozenset({"next_deal"}),
-                     "This deal is over; start the next deal to keep playing.",
-                     actors=EVERYONE),
+    DEAL_OVER: Phase(
+        frozenset({"next_deal"}),
+        "This deal is over; start the next deal to keep playing.",
+        actors=EVERYONE,
+    ),
     GAME_OVER: Phase(frozenset(), "The game is over.", over=True),
 }
 _BAD_BID = Rejection("bad_bid", "Bid a whole number of tricks from 0 (nil) to 13.")
@@ -460,19 +469,26 @@ class Spades:
             actors=_turn,
             example=("bid", "play"),
             bad_player=lambda state: Rejection(
-                "bad_player", "Only the four seated players can make moves in Spades."),
+                "bad_player", "Only the four seated players can make moves in Spades."
+            ),
             no_player=lambda state: Rejection(
-                "bad_player", "Every move except gathering a trick needs a player."),
+                "bad_player", "Every move except gathering a trick needs a player."
+            ),
             anyone=frozenset({"look", "next_deal"}),
             automatic=Rejection(
-                "automatic_action", "Tricks are gathered automatically; you can't do it."),
+                "automatic_action", "Tricks are gathered automatically; you can't do it."
+            ),
             automatic_moves=frozenset({"gather"}),
-            elsewhere={"next_deal": "This deal is still being played.",
-                       "gather": "There is no finished trick to gather."},
-            fields={"bid": _BAD_BID,
-                    "blind": _BAD_BLIND,
-                    "cards": _BAD_PASS,
-                    "card": lambda state, player, value: bad_card(value)},
+            elsewhere={
+                "next_deal": "This deal is still being played.",
+                "gather": "There is no finished trick to gather.",
+            },
+            fields={
+                "bid": _BAD_BID,
+                "blind": _BAD_BLIND,
+                "cards": _BAD_PASS,
+                "card": lambda state, player, value: bad_card(value),
+            },
         )
 
     # ---------------------------------------------------------------------------- setup

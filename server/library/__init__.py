@@ -31,12 +31,19 @@ def names() -> list[str]:
 def entry(name: object) -> dict[str, Any]:
     """A library game file by name (a fresh copy), or ``bad_request`` listing the names."""
     if not isinstance(name, str) or name not in names():
-        raise CardtableError(BAD_REQUEST, f"Unknown library game {name!r}; the library has "
-                             f"{', '.join(names())}.")
+        raise CardtableError(
+            BAD_REQUEST, f"Unknown library game {name!r}; the library has {', '.join(names())}."
+        )
     fresh: dict[str, Any] = json.loads(json.dumps(_read(name)))
     return fresh
 
 
 def listing() -> list[dict[str, str]]:
-    return [{"name": n, "title": _read(n).get("title", n),
-             "description": _read(n).get("description", "")} for n in names()]
+    return [
+        {
+            "name": n,
+            "title": _read(n).get("title", n),
+            "description": _read(n).get("description", ""),
+        }
+        for n in names()
+    ]

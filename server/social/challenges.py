@@ -79,13 +79,16 @@ class Open:
 
     def expired(self) -> dict[str, Any]:
         """The ``challenge_expired`` event both players' pages get."""
-        return {"id": self.id, "from": {"id": self.sender, "name": self.sender_name},
-                "to": self.to}
+        return {"id": self.id, "from": {"id": self.sender, "name": self.sender_name}, "to": self.to}
 
     def challenged(self) -> dict[str, Any]:
         """The ``challenged`` event the target's pages get."""
-        return {"id": self.id, "from": {"id": self.sender, "name": self.sender_name},
-                "game": self.game, "options": self.options or {}}
+        return {
+            "id": self.id,
+            "from": {"id": self.sender, "name": self.sender_name},
+            "game": self.game,
+            "options": self.options or {},
+        }
 
 
 def check_game(game: str, options: dict[str, Any] | None) -> None:
@@ -105,14 +108,30 @@ class Challenges:
         self._sweep: Any = redis.register_script(_SWEEP)
         self._take: Any = redis.register_script(_TAKE)
 
-    async def open(self, sender: str, sender_name: str, to: str, game: str,
-                   options: dict[str, Any] | None, now: float) -> Open:
+    async def open(
+        self,
+        sender: str,
+        sender_name: str,
+        to: str,
+        game: str,
+        options: dict[str, Any] | None,
+        now: float,
+    ) -> Open:
         check_game(game, options)
         ch = Open(secrets.token_urlsafe(12), sender, sender_name, to, game, options, now)
         key = challenge_key(ch.id)
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(key, mapping={"f": sender, "fn": sender_name, "t": to, "g": game,
-                                "o": json.dumps(options), "at": repr(now)})
+        pipe.hset(
+            key,
+            mapping={
+                "f": sender,
+                "fn": sender_name,
+                "t": to,
+                "g": game,
+                "o": json.dumps(options),
+                "at": repr(now),
+            },
+        )
         pipe.expire(key, KEEP)
         pipe.zadd(DUE, {ch.id: now + self.expires})
         await call(pipe.execute())
@@ -122,8 +141,10 @@ class Challenges:
         """Mark the challenges due by ``now`` expired; the ones this call marked (to announce)."""
         got = await call(self._sweep(keys=[DUE], args=[repr(now), challenge_key(""), SWEEP]))
         flat = [_text(v) for v in got]
-        return [Open(flat[i], flat[i + 1], flat[i + 2], flat[i + 3], "", None, now)
-                for i in range(0, len(flat), 4)]
+        return [
+            Open(flat[i], flat[i + 1], flat[i + 2], flat[i + 3], "", None, now)
+            for i in range(0, len(flat), 4)
+        ]
 
     async def take(self, challenge: str, me: str, side: str, now: float) -> Open:
         """Settle a challenge: ``side`` "to" answers it, "from" cancels it. Only one caller
@@ -133,11 +154,19 @@ class Challenges:
         got = {_text(k): _text(v) for k, v in raw.items()}
         if not got or got.get("f" if side == "from" else "t") != me:
             if got and me in (got.get("f"), got.get("t")):
-                raise CardtableError(FORBIDDEN, "Only the challenged player answers; only the "
-                                     "challenger cancels.")
+                raise CardtableError(
+                    FORBIDDEN, "Only the challenged player answers; only the challenger cancels."
+                )
             raise CardtableError(UNKNOWN_CHALLENGE, "That challenge is no longer open.")
-        ch = Open(challenge, got["f"], got["fn"], got["t"], got["g"], json.loads(got["o"]),
-                  float(got["at"]))
+        ch = Open(
+            challenge,
+            got["f"],
+            got["fn"],
+            got["t"],
+            got["g"],
+            json.loads(got["o"]),
+            float(got["at"]),
+        )
         settled = await call(self._take(keys=[key, DUE], args=[challenge, repr(now)]))
         if not settled:
             raise CardtableError(UNKNOWN_CHALLENGE, "That challenge is no longer open.")

@@ -17,7 +17,8 @@ from server.table.objects import Table
 
 IDENTITY_REQUIRED_MESSAGE = (
     "A player at this table has blocked someone, so only people with an identity (a browser "
-    "that keeps this site's storage and says hello) may sit or chat here. You can watch.")
+    "that keeps this site's storage and says hello) may sit or chat here. You can watch."
+)
 
 
 async def guarded(relations: Relations, table: Table) -> bool:
@@ -26,9 +27,11 @@ async def guarded(relations: Relations, table: Table) -> bool:
     return await relations.any_blocks(here)
 
 
-async def require_identity(relations: Relations, table: Table, identity: str | None,
-                           doing: str) -> None:
+async def require_identity(
+    relations: Relations, table: Table, identity: str | None, doing: str
+) -> None:
     """Refuse ``doing`` ("sit", "chat") to someone without ``identity`` at a guarded table."""
     if identity is None and await guarded(relations, table):
-        raise CardtableError(IDENTITY_REQUIRED, f"You can't {doing} here: "
-                             + IDENTITY_REQUIRED_MESSAGE)
+        raise CardtableError(
+            IDENTITY_REQUIRED, f"You can't {doing} here: " + IDENTITY_REQUIRED_MESSAGE
+        )

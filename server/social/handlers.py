@@ -52,8 +52,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("cardtable.social")
 CHALLENGES_PER_MINUTE = 10
 OUT_OF_DATE_MESSAGE = "App out of date — reload to keep playing"
-BLOCKED_HERE_MESSAGE = ("This table has a player that you have blocked, perhaps under another "
-                        "name. Join anyway?")
+BLOCKED_HERE_MESSAGE = (
+    "This table has a player that you have blocked, perhaps under another name. Join anyway?"
+)
 
 
 def out_of_date() -> CardtableError:
@@ -66,11 +67,16 @@ class SocialHandlers:
         self.sio = sockets.sio
         self.config = sockets.config
         self.ready = False
-        for name, fn in (("hello", self.on_hello), ("online", self.on_online),
-                         ("lobby", self.on_lobby), ("challenge", self.on_challenge),
-                         ("challenge_answer", self.on_challenge_answer),
-                         ("challenge_cancel", self.on_challenge_cancel),
-                         ("relation", self.on_relation), ("chat", self.on_chat)):
+        for name, fn in (
+            ("hello", self.on_hello),
+            ("online", self.on_online),
+            ("lobby", self.on_lobby),
+            ("challenge", self.on_challenge),
+            ("challenge_answer", self.on_challenge_answer),
+            ("challenge_cancel", self.on_challenge_cancel),
+            ("relation", self.on_relation),
+            ("chat", self.on_chat),
+        ):
             self.sio.on(name, sockets._guard(name, fn))
 
     def start(self, redis: aioredis.Redis, rooms: RoomService) -> None:
@@ -80,23 +86,33 @@ class SocialHandlers:
         self.relations = Relations(redis)
         self.challenges = Challenges(redis, self.config.challenge_seconds)
         self.chat_log = ChatLog(redis, self.config.room_ttl_seconds)
-        self.limiter = SlidingLimiter(rooms.store, "challenge",
-                                      [Window(60, CHALLENGES_PER_MINUTE)], "challenges",
-                                      self.config.clock)
-        self.chat_limiter = SlidingLimiter(rooms.store, "chat", [Window(RATE[1], RATE[0])],
-                                           "chat lines", self.config.clock)
+        self.limiter = SlidingLimiter(
+            rooms.store,
+            "challenge",
+            [Window(60, CHALLENGES_PER_MINUTE)],
+            "challenges",
+            self.config.clock,
+        )
+        self.chat_limiter = SlidingLimiter(
+            rooms.store, "chat", [Window(RATE[1], RATE[0])], "chat lines", self.config.clock
+        )
         # Chat from sockets without ``hello``: per client address, so a new socket starts
         # nothing afresh.
-        self.chat_addr_limiter = SlidingLimiter(rooms.store, "chat-addr",
-                                                [Window(RATE[1], RATE[0])], "chat lines",
-                                                self.config.clock)
+        self.chat_addr_limiter = SlidingLimiter(
+            rooms.store, "chat-addr", [Window(RATE[1], RATE[0])], "chat lines", self.config.clock
+        )
         # Challenges one identity receives from non-favourites, whoever sends them (identities
         # are free, so a per-sender limit alone lets many identities flood one person).
         self.received = SlidingLimiter(
-            rooms.store, "challenged",
-            [Window(60, self.config.challenges_received_per_minute),
-             Window(3600, self.config.challenges_received_per_hour)],
-            "challenges", self.config.clock)
+            rooms.store,
+            "challenged",
+            [
+                Window(60, self.config.challenges_received_per_minute),
+                Window(3600, self.config.challenges_received_per_hour),
+            ],
+            "challenges",
+            self.config.clock,
+        )
         self.ready = True
 
     # --- helpers ----------------------------------------------------------------------------
@@ -123,8 +139,9 @@ class SocialHandlers:
     async def heartbeat(self, sessions: list[Session]) -> None:
         if not self.ready:
             return
-        online = [(s.identity, s.sid, s.name) for s in sessions
-                  if s.online and s.identity is not None]
+        online = [
+            (s.identity, s.sid, s.name) for s in sessions if s.online and s.identity is not None
+        ]
         await self.lobby.refresh(online, time.time())
         await self.expire_challenges()
 
@@ -136,6 +153,7 @@ class SocialHandlers:
 
     def _expire_later(self) -> None:
         """Sweep once this process's new challenge is due (heartbeats sweep too)."""
+
         async def later() -> None:
             await asyncio.sleep(self.config.challenge_seconds + 0.05)
             try:
@@ -164,8 +182,9 @@ class SocialHandlers:
             if msg.seat is not None:
                 await require_identity(self.relations, table, None, "sit")
             return await self.rooms.join(code, msg.name, None, msg.seat)
-        here = sorted({p.identity for p in table.players.values() if p.identity and
-                       p.identity != me})
+        here = sorted(
+            {p.identity for p in table.players.values() if p.identity and p.identity != me}
+        )
         if await self.relations.who_has(here, "block", me):
             raise CardtableError(BLOCKED, "A player at this table has blocked you.")
         if not msg.anyway and await self.relations.has(me, "block", here):
@@ -179,8 +198,7 @@ class SocialHandlers:
             return
         table = await self.rooms.load_table(code)
         player = table.players.get(player_id)
-        await require_identity(self.relations, table, player.identity if player else None,
-                               "sit")
+        await require_identity(self.relations, table, player.identity if player else None, "sit")
 
     async def joined(self, sid: str, s: Session, code: str) -> None:
         """Send a joining connection the room's recent chat (lines from players it muted
@@ -189,14 +207,16 @@ class SocialHandlers:
             return
         lines = await self.chat_log.history(code)
         if s.identity is not None:
-            senders = sorted({str(line["from"]["identity"]) for line in lines
-                              if line["from"].get("identity")})
+            senders = sorted(
+                {str(line["from"]["identity"]) for line in lines if line["from"].get("identity")}
+            )
             muted = await self.relations.has(s.identity, "mute", senders)
             lines = [line for line in lines if line["from"].get("identity") not in muted]
         await self.sockets.reply("chat_history", {"code": code, "lines": lines}, sid)
 
-    async def public(self, code: str, player_id: str, public: object,
-                     once: str | None = None) -> Commit:
+    async def public(
+        self, code: str, player_id: str, public: object, once: str | None = None
+    ) -> Commit:
         """The host's ``public`` action (``once``: its operation id), then the lobby's index of
         public rooms."""
         commit = await self.rooms.host_action(code, player_id, "public", public, once)
@@ -223,8 +243,9 @@ class SocialHandlers:
         await self.sio.enter_room(sid, id_room(identity))
         if s.online:
             await self.lobby.go_online(identity, sid, name, time.time())
-        await self.sockets.reply("hello_ok", {"id": identity, "secret": secret, "name": name,
-                                              "ref": msg.ref}, sid)
+        await self.sockets.reply(
+            "hello_ok", {"id": identity, "secret": secret, "name": name, "ref": msg.ref}, sid
+        )
         await self.sockets.reply("relations", await self.relations.all(identity), sid)
 
     async def on_online(self, sid: str, s: Session, data: dict[str, Any]) -> None:
@@ -242,9 +263,17 @@ class SocialHandlers:
         me = self._me(s)
         players, total = await self.lobby.players(me, msg.page, msg.q, time.time())
         tables = await self.lobby.tables(self.rooms, msg.q) if msg.page == 0 else []
-        await self.sockets.reply("lobby", {"players": players, "tables": tables,
-                                           "total": total, "page": msg.page, "ref": msg.ref},
-                                 sid)
+        await self.sockets.reply(
+            "lobby",
+            {
+                "players": players,
+                "tables": tables,
+                "total": total,
+                "page": msg.page,
+                "ref": msg.ref,
+            },
+            sid,
+        )
 
     async def on_challenge(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         msg = parse(Challenge, data, "challenge")
@@ -257,8 +286,9 @@ class SocialHandlers:
             raise CardtableError(OFFLINE, "That player is not online.")
         counted = await self._receive(me, msg.to)
         try:
-            ch = await self.challenges.open(me, s.name, msg.to, msg.game, msg.options,
-                                            self.config.clock())
+            ch = await self.challenges.open(
+                me, s.name, msg.to, msg.game, msg.options, self.config.clock()
+            )
         except CardtableError:
             if counted is not None:  # a bad game or options: nothing was sent to them
                 await self.received.give_back(msg.to, counted)
@@ -276,9 +306,11 @@ class SocialHandlers:
         try:
             return await self.received.take(to)
         except RateLimited as err:
-            raise RateLimited("This player has been sent too many challenges lately; try "
-                              f"again in {wait_words(err.retry_after)}.",
-                              err.retry_after) from None
+            raise RateLimited(
+                "This player has been sent too many challenges lately; try "
+                f"again in {wait_words(err.retry_after)}.",
+                err.retry_after,
+            ) from None
 
     async def on_challenge_answer(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         msg = parse(ChallengeAnswer, data, "challenge_answer")
@@ -291,15 +323,21 @@ class SocialHandlers:
         table = await self.rooms.create_room(game=ch.game, options=ch.options)
         await self._ack(sid, msg.ref)
         for who, seat in ((ch.sender, 0), (ch.to, 1)):
-            await self._to(who, "challenge_accepted", {"id": ch.id, "code": table.code,
-                                                       "game": ch.game, "seat": seat})
+            await self._to(
+                who,
+                "challenge_accepted",
+                {"id": ch.id, "code": table.code, "game": ch.game, "seat": seat},
+            )
 
     async def on_challenge_cancel(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         msg = parse(ChallengeCancel, data, "challenge_cancel")
         me = self._me(s)
         ch = await self.challenges.take(msg.id, me, "from", self.config.clock())
-        await self._to(ch.to, "challenge_cancelled", {"id": ch.id, "from": {
-            "id": ch.sender, "name": ch.sender_name}})
+        await self._to(
+            ch.to,
+            "challenge_cancelled",
+            {"id": ch.id, "from": {"id": ch.sender, "name": ch.sender_name}},
+        )
         await self._ack(sid, msg.ref)
 
     async def on_relation(self, sid: str, s: Session, data: dict[str, Any]) -> None:
@@ -317,16 +355,16 @@ class SocialHandlers:
         await self._chat_rate(s)
         table = await self.rooms.load_table(code)
         player = table.players.get(pid)
-        await require_identity(self.relations, table, player.identity if player else None,
-                               "chat")
+        await require_identity(self.relations, table, player.identity if player else None, "chat")
         sender: dict[str, Any] = {"player": pid, "name": player.name if player else "?"}
         if player is not None and player.identity is not None:
             sender["identity"] = player.identity
         line = {"from": sender, "text": text, "at": now}
         await self.chat_log.add(code, line)
         skip = await self._muting(code, table.players, sender.get("identity"))
-        await self.sio.emit("chat", {**line, "code": code}, room=f"{code}/{ALL}",
-                            skip_sid=skip or None)
+        await self.sio.emit(
+            "chat", {**line, "code": code}, room=f"{code}/{ALL}", skip_sid=skip or None
+        )
         await self._ack(sid, msg.ref)
 
     async def _chat_rate(self, s: Session) -> None:
@@ -340,19 +378,19 @@ class SocialHandlers:
         except RateLimited as err:
             most, seconds = RATE
             whose = "" if s.identity is not None else " from your address"
-            raise RateLimited(f"Slow down: at most {most} chat lines in {seconds:g} "
-                              f"seconds{whose}; try again in "
-                              f"{max(1, math.ceil(err.retry_after))} s.",
-                              err.retry_after) from None
+            raise RateLimited(
+                f"Slow down: at most {most} chat lines in {seconds:g} "
+                f"seconds{whose}; try again in "
+                f"{max(1, math.ceil(err.retry_after))} s.",
+                err.retry_after,
+            ) from None
 
-    async def _muting(self, code: str, players: dict[str, Any],
-                      sender: str | None) -> list[str]:
+    async def _muting(self, code: str, players: dict[str, Any], sender: str | None) -> list[str]:
         """The room's live sockets (any process) whose identity muted ``sender``."""
         if sender is None:
             return []
         cfg = self.config
-        members = await self.rooms.store.live_members(code, time.time()
-                                                      - 3 * cfg.heartbeat_seconds)
+        members = await self.rooms.store.live_members(code, time.time() - 3 * cfg.heartbeat_seconds)
         by_identity: dict[str, list[str]] = {}
         for m in members:
             pid, _, sid = m.partition("|")

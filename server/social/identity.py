@@ -42,8 +42,9 @@ class Identities:
         self.redis = redis
         self._hello: Any = redis.register_script(_HELLO)
 
-    async def hello(self, identity: str | None, secret: str | None,
-                    name: str | None) -> tuple[str, str, str]:
+    async def hello(
+        self, identity: str | None, secret: str | None, name: str | None
+    ) -> tuple[str, str, str]:
         """(id, secret, name) of the caller: a new identity when both are absent, the stored one
         when the secret matches, else ``bad_identity``. ``name`` renames it."""
         if identity is None:
@@ -53,12 +54,17 @@ class Identities:
         elif secret is None:
             raise CardtableError(BAD_IDENTITY, "That identity needs its secret.")
         clean = clean_name(name) if name is not None else ""
-        got = await call(self._hello(keys=[identity_key(identity)],
-                                     args=[secret_hash(secret), clean, DEFAULT_NAME,
-                                           IDENTITY_TTL]))
+        got = await call(
+            self._hello(
+                keys=[identity_key(identity)],
+                args=[secret_hash(secret), clean, DEFAULT_NAME, IDENTITY_TTL],
+            )
+        )
         if not got or int(got[0]) != 1:
-            raise CardtableError(BAD_IDENTITY, "That identity belongs to someone else (wrong "
-                                 "secret). Forget it to get a new one.")
+            raise CardtableError(
+                BAD_IDENTITY,
+                "That identity belongs to someone else (wrong secret). Forget it to get a new one.",
+            )
         stored = got[1].decode() if isinstance(got[1], bytes) else str(got[1])
         return identity, secret, stored
 

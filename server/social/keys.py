@@ -71,5 +71,8 @@ async def call(coro: Awaitable[T]) -> T:
     try:
         return await coro
     except (RedisConnectionError, RedisTimeoutError, OSError):
-        raise CardtableError(UNAVAILABLE, "The game store is unreachable right now; try again "
-                             "in a moment.", retryable=True) from None
+        raise CardtableError(
+            UNAVAILABLE,
+            "The game store is unreachable right now; try again in a moment.",
+            retryable=True,
+        ) from None

@@ -112,9 +112,18 @@ class Lobby:
         return [identity_key(identity), ONLINE, NAMES, sockets_key(identity)]
 
     async def go_online(self, identity: str, sid: str, name: str, now: float) -> None:
-        await call(self._on(keys=self._keys(identity),
-                            args=[repr(now), identity, name_entry(name, identity),
-                                  max(60, int(self.timeout * 4)), sid]))
+        await call(
+            self._on(
+                keys=self._keys(identity),
+                args=[
+                    repr(now),
+                    identity,
+                    name_entry(name, identity),
+                    max(60, int(self.timeout * 4)),
+                    sid,
+                ],
+            )
+        )
 
     async def refresh(self, online: list[tuple[str, str, str]], now: float) -> None:
         """Heartbeat: (identity, sid, name) of this process's online sockets, a batch of them
@@ -122,26 +131,32 @@ class Lobby:
         ttl = max(60, int(self.timeout * 4))
         for start in range(0, len(online), REFRESH_BATCH):
             keys, args = [ONLINE, NAMES], [repr(now), ttl]
-            for identity, sid, name in online[start:start + REFRESH_BATCH]:
+            for identity, sid, name in online[start : start + REFRESH_BATCH]:
                 keys += [identity_key(identity), sockets_key(identity)]
                 args += [identity, name_entry(name, identity), sid]
             await call(self._on_many(keys=keys, args=args))
 
     async def go_offline(self, identity: str, sid: str, now: float) -> None:
-        await call(self._off(keys=self._keys(identity),
-                             args=[identity, sid, f"({now - self.timeout!r}"]))
+        await call(
+            self._off(keys=self._keys(identity), args=[identity, sid, f"({now - self.timeout!r}"])
+        )
 
     async def prune(self, now: float) -> int:
-        return int(await call(self._prune(keys=[ONLINE, NAMES],
-                                          args=[f"({now - self.timeout!r}",
-                                                identity_key("")])))
+        return int(
+            await call(
+                self._prune(
+                    keys=[ONLINE, NAMES], args=[f"({now - self.timeout!r}", identity_key("")]
+                )
+            )
+        )
 
     async def is_online(self, identity: str, now: float) -> bool:
         seen = await call(self.redis.zscore(ONLINE, identity))
         return seen is not None and float(seen) >= now - self.timeout
 
-    async def players(self, me: str | None, page: int, q: str | None, now: float
-                      ) -> tuple[list[dict[str, Any]], int]:
+    async def players(
+        self, me: str | None, page: int, q: str | None, now: float
+    ) -> tuple[list[dict[str, Any]], int]:
         """One page of online players (by name), and how many match in all."""
         await self.prune(now)
         if q:
@@ -162,8 +177,14 @@ class Lobby:
         for i in ids:
             pipe.hget(identity_key(i), "n")
         names = await call(pipe.execute())
-        out = [{"id": i, "name": n.decode() if isinstance(n, bytes) else (n or ""),
-                "favourite": i in favourites} for i, n in zip(ids, names, strict=True)]
+        out = [
+            {
+                "id": i,
+                "name": n.decode() if isinstance(n, bytes) else (n or ""),
+                "favourite": i in favourites,
+            }
+            for i, n in zip(ids, names, strict=True)
+        ]
         return out, total
 
     # --- public rooms ----------------------------------------------------------------------
@@ -195,6 +216,12 @@ class Lobby:
                 title = f"{title} with {host}"
             if q and q.casefold() not in title.casefold():
                 continue
-            out.append({"code": code, "game": name, "title": title,
-                        "seats_free": table.seats - len(table.seated())})
+            out.append(
+                {
+                    "code": code,
+                    "game": name,
+                    "title": title,
+                    "seats_free": table.seats - len(table.seated()),
+                }
+            )
         return out

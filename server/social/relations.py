@@ -40,8 +40,10 @@ class Relations:
         for kind in KINDS:
             pipe.smembers(relation_key(me, kind))
         got = await call(pipe.execute())
-        return {kind: sorted(_text(m) for m in members)
-                for kind, members in zip(KINDS, got, strict=True)}
+        return {
+            kind: sorted(_text(m) for m in members)
+            for kind, members in zip(KINDS, got, strict=True)
+        }
 
     async def has(self, me: str, kind: str, others: list[str]) -> set[str]:
         """Those of ``others`` that ``me`` has in its ``kind`` list."""

@@ -29,8 +29,15 @@ class Store(Protocol):
 
     async def exists(self, code: str) -> bool: ...
 
-    async def commit(self, code: str, expected: int, new: int, blob: bytes,
-                     entry: bytes | None, once: tuple[str, str] | None = None) -> None: ...
+    async def commit(
+        self,
+        code: str,
+        expected: int,
+        new: int,
+        blob: bytes,
+        entry: bytes | None,
+        once: tuple[str, str] | None = None,
+    ) -> None: ...
 
     async def refuse(self, code: str, player: str, opid: str, version: int) -> Seen | None: ...
 
@@ -42,8 +49,9 @@ class Store(Protocol):
 
     async def live_members(self, code: str, since: float) -> list[str]: ...
 
-    async def window_add(self, key: str, member: str, now: float,
-                         windows: Sequence[tuple[float, int]]) -> tuple[int, float] | None: ...
+    async def window_add(
+        self, key: str, member: str, now: float, windows: Sequence[tuple[float, int]]
+    ) -> tuple[int, float] | None: ...
 
     async def window_drop(self, key: str, member: str) -> None: ...
 

@@ -60,8 +60,9 @@ class EmbeddedRedis:
     127.0.0.1:port (tests). ``start`` waits until it answers PING.
     """
 
-    def __init__(self, data_dir: str | os.PathLike[str], port: int | None = None,
-                 fsync: str = "always") -> None:
+    def __init__(
+        self, data_dir: str | os.PathLike[str], port: int | None = None, fsync: str = "always"
+    ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.port = port
         self.fsync = fsync
@@ -80,19 +81,34 @@ class EmbeddedRedis:
     def _args(self) -> list[str]:
         args = [
             redis_server_binary(),
-            "--dir", str(self.data_dir),
-            "--appendonly", "yes",
-            "--appendfsync", self.fsync,
-            "--appendfilename", "cardtable.aof",
-            "--dbfilename", "cardtable.rdb",
-            "--save", "",
-            "--daemonize", "no",
-            "--protected-mode", "no",
-            "--logfile", str(self.data_dir / "redis.log"),
+            "--dir",
+            str(self.data_dir),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            self.fsync,
+            "--appendfilename",
+            "cardtable.aof",
+            "--dbfilename",
+            "cardtable.rdb",
+            "--save",
+            "",
+            "--daemonize",
+            "no",
+            "--protected-mode",
+            "no",
+            "--logfile",
+            str(self.data_dir / "redis.log"),
         ]
         if self.port is None:
-            args += ["--port", "0", "--unixsocket", str(self.socket_path),
-                     "--unixsocketperm", "700"]
+            args += [
+                "--port",
+                "0",
+                "--unixsocket",
+                str(self.socket_path),
+                "--unixsocketperm",
+                "700",
+            ]
         else:
             args += ["--port", str(self.port), "--bind", "127.0.0.1"]
         return args
@@ -101,16 +117,22 @@ class EmbeddedRedis:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         if self.port is None and self.socket_path.exists():
             if self._answers():
-                raise RuntimeError(f"{self.data_dir} is in use by another running cardtable "
-                                   "server; stop it or choose another --data-dir.")
+                raise RuntimeError(
+                    f"{self.data_dir} is in use by another running cardtable "
+                    "server; stop it or choose another --data-dir."
+                )
             self.socket_path.unlink()  # a stale socket from a crashed run
-        self.proc = subprocess.Popen(self._args(), stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                     preexec_fn=_die_with_parent)
+        self.proc = subprocess.Popen(
+            self._args(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent,
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                log = (self.data_dir / "redis.log")
+                log = self.data_dir / "redis.log"
                 tail = log.read_text()[-2000:] if log.exists() else ""
                 raise RuntimeError(f"redis-server exited with {self.proc.returncode}: {tail}")
             if self._answers():

@@ -120,8 +120,10 @@ class Repeated(Exception):
     """The operation's id has an outcome already: nothing was written."""
 
     def __init__(self, seen: Seen) -> None:
-        super().__init__(f"operation already {'refused' if seen.refused else 'committed'} "
-                         f"at version {seen.version}")
+        super().__init__(
+            f"operation already {'refused' if seen.refused else 'committed'} "
+            f"at version {seen.version}"
+        )
         self.seen = seen
 
 
@@ -167,9 +169,17 @@ def feed_channel(code: str) -> str:
 class RedisStore:
     """The one store implementation. ``url`` is any redis-py URL (``redis://``, ``unix://``)."""
 
-    def __init__(self, url: str, *, log_cap: int = 200, ttl_seconds: int = 14 * 24 * 3600,
-                 socket_timeout: float = 2.0, max_connections: int = 64,
-                 pool_wait: float = 5.0, id_cap: int = 100) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        log_cap: int = 200,
+        ttl_seconds: int = 14 * 24 * 3600,
+        socket_timeout: float = 2.0,
+        max_connections: int = 64,
+        pool_wait: float = 5.0,
+        id_cap: int = 100,
+    ) -> None:
         self.url = url
         self.log_cap = log_cap
         self.ttl = ttl_seconds
@@ -179,9 +189,13 @@ class RedisStore:
         # wait for a free connection (one Redis thread serves them all anyway), and only a
         # wait past ``pool_wait`` counts as the store being unavailable.
         pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=max_connections, timeout=pool_wait,
-            socket_timeout=socket_timeout, socket_connect_timeout=socket_timeout,
-            health_check_interval=5, retry_on_timeout=False,
+            url,
+            max_connections=max_connections,
+            timeout=pool_wait,
+            socket_timeout=socket_timeout,
+            socket_connect_timeout=socket_timeout,
+            health_check_interval=5,
+            retry_on_timeout=False,
         )
         self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)  # closes the pool with it
         self._create = self.redis.register_script(_CREATE)
@@ -216,13 +230,15 @@ class RedisStore:
                 await conn.disconnect(nowait=True)
                 raise StoreUnavailable(str(exc)) from exc
             try:
-                await conn.send_command("EVALSHA", script.sha, len(keys), *keys, *args,
-                                        check_health=False)
+                await conn.send_command(
+                    "EVALSHA", script.sha, len(keys), *keys, *args, check_health=False
+                )
                 try:
                     return await conn.read_response()
                 except NoScriptError:  # not run: Redis lost its script cache (a restart)
-                    await conn.send_command("EVAL", script.script, len(keys), *keys, *args,
-                                            check_health=False)
+                    await conn.send_command(
+                        "EVAL", script.script, len(keys), *keys, *args, check_health=False
+                    )
                     return await conn.read_response()
             except BusyLoadingError as exc:  # refused, not run: Redis is loading its data
                 raise StoreUnavailable(str(exc)) from exc
@@ -253,8 +269,15 @@ class RedisStore:
             return None
         return int(got[0]), bytes(got[1])
 
-    async def commit(self, code: str, expected: int, new: int, blob: bytes,
-                     entry: bytes | None, once: tuple[str, str] | None = None) -> None:
+    async def commit(
+        self,
+        code: str,
+        expected: int,
+        new: int,
+        blob: bytes,
+        entry: bytes | None,
+        once: tuple[str, str] | None = None,
+    ) -> None:
         """Write ``blob`` as version ``new`` if the store still holds ``expected``.
 
         ``once`` (player, operation id): if that id already has an outcome, write nothing and
@@ -266,8 +289,17 @@ class RedisStore:
         res = await self._write(
             self._commit,
             [room_key(code), log_key(code), image_key(code), ids_key(code, player)],
-            [expected, new, blob, entry or b"", self.log_cap, self.ttl, feed_channel(code),
-             opid, self.id_cap],
+            [
+                expected,
+                new,
+                blob,
+                entry or b"",
+                self.log_cap,
+                self.ttl,
+                feed_channel(code),
+                opid,
+                self.id_cap,
+            ],
         )
         if isinstance(res, list):
             raise Repeated(Seen.from_score(int(res[0])))
@@ -282,8 +314,11 @@ class RedisStore:
         """Record that operation ``opid`` of ``player`` was refused on the table at ``version``,
         unless the id has an outcome already: then return that (a commit of an earlier attempt,
         say). After this no attempt of the id can land, so the refusal is final."""
-        res = int(await self._write(self._refuse, [ids_key(code, player)],
-                                    [opid, version, self.ttl, self.id_cap]))
+        res = int(
+            await self._write(
+                self._refuse, [ids_key(code, player)], [opid, version, self.ttl, self.id_cap]
+            )
+        )
         return None if res < 0 else Seen.from_score(res)
 
     async def log_since(self, code: str, version: int, upto: int) -> list[bytes] | None:
@@ -298,8 +333,9 @@ class RedisStore:
             return []
         if missing > self.log_cap:
             return None
-        got = await self._call(self._log_range(keys=[room_key(code), log_key(code)],
-                                               args=[version + 1, upto]))
+        got = await self._call(
+            self._log_range(keys=[room_key(code), log_key(code)], args=[version + 1, upto])
+        )
         if not got or len(got) != missing:
             return None
         return [bytes(e) for e in got]
@@ -374,8 +410,9 @@ return {}
     def _sliding(self) -> Any:
         return self.redis.register_script(self._SLIDING)
 
-    async def window_add(self, key: str, member: str, now: float,
-                         windows: Sequence[tuple[float, int]]) -> tuple[int, float] | None:
+    async def window_add(
+        self, key: str, member: str, now: float, windows: Sequence[tuple[float, int]]
+    ) -> tuple[int, float] | None:
         """Record event ``member`` at ``now`` unless a window already holds its most events.
 
         ``windows`` are (seconds, most events in any span that long). None: recorded (a
@@ -437,8 +474,13 @@ return 1
     async def put_image(self, code: str, digest: str, data: bytes, most: int) -> int:
         """Store an image under its sha256 with room ``code`` (same TTL as the room): 1 stored,
         0 already there, -1 no such room, -2 the room already holds ``most`` images."""
-        return int(await self._call(self._put_image(
-            keys=[room_key(code), image_key(code)], args=[digest, data, most, self.ttl])))
+        return int(
+            await self._call(
+                self._put_image(
+                    keys=[room_key(code), image_key(code)], args=[digest, data, most, self.ttl]
+                )
+            )
+        )
 
     async def get_image(self, code: str, digest: str) -> bytes | None:
         got = await self._call(self.redis.hget(image_key(code), digest))
@@ -451,15 +493,17 @@ return 1
         got = await self._call(self.redis.hmget(image_key(code), list(digests)))
         return {d: bytes(b) for d, b in zip(digests, got, strict=True) if b is not None}
 
-    async def create_with_images(self, code: str, blob: bytes, version: int,
-                                 images: dict[str, bytes]) -> bool:
+    async def create_with_images(
+        self, code: str, blob: bytes, version: int, images: dict[str, bytes]
+    ) -> bool:
         """:meth:`create` and the room's images in one atomic step; False if the code is
         taken (then nothing is written)."""
         args: list[Any] = [version, blob, self.ttl]
         for digest, data in images.items():
             args += [digest, data]
-        done = await self._call(self._create_with_images(
-            keys=[room_key(code), image_key(code)], args=args))
+        done = await self._call(
+            self._create_with_images(keys=[room_key(code), image_key(code)], args=args)
+        )
         return bool(done)
 
     async def close(self) -> None:

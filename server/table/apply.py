@@ -50,8 +50,22 @@ from server.table.objects import (
 from server.table.view import in_other_hand, visible_faces
 
 SYSTEM_RNG: random.Random = secrets.SystemRandom()
-UNDOABLE = (O.Move, O.MoveMany, O.Flip, O.Rotate, O.Split, O.Merge, O.ChipsMove, O.ChipsAdd,
-            O.CounterSet, O.Create, O.Update, O.Delete, O.Take, O.Background)
+UNDOABLE = (
+    O.Move,
+    O.MoveMany,
+    O.Flip,
+    O.Rotate,
+    O.Split,
+    O.Merge,
+    O.ChipsMove,
+    O.ChipsAdd,
+    O.CounterSet,
+    O.Create,
+    O.Update,
+    O.Delete,
+    O.Take,
+    O.Background,
+)
 
 
 LOG_LINES = 50  # public log lines kept in the room, sent with every snapshot
@@ -203,8 +217,9 @@ def _reissue(ctx: _Ctx, card: Card) -> Card:
     rotation and z-order it had on the table before it went into the hand would link it.
     """
     ctx.remove(card)
-    fresh = Card(id=new_id("c", ctx.rng), face=card.face, back=card.back, up=card.up,
-                 x=card.x, y=card.y)
+    fresh = Card(
+        id=new_id("c", ctx.rng), face=card.face, back=card.back, up=card.up, x=card.x, y=card.y
+    )
     ctx.add(fresh)
     ctx.renamed[fresh.id] = card.id
     return fresh
@@ -237,8 +252,14 @@ def _name(obj: Obj) -> str:
         return f"seat {obj.seat + 1}'s hand"
     if isinstance(obj, Button):
         return f"the button {obj.label!r}" if obj.label else "a button"
-    return {Card: "a card", Chips: "chips", Counter: "a counter", Die: "a die",
-            Label: "a label", Board: "the table"}.get(type(obj), "an object")
+    return {
+        Card: "a card",
+        Chips: "chips",
+        Counter: "a counter",
+        Die: "a die",
+        Label: "a label",
+        Board: "the table",
+    }.get(type(obj), "an object")
 
 
 def _plural(n: int, word: str) -> str:
@@ -258,13 +279,18 @@ def stamp(table: Table, change: Change, now: float = 0.0) -> Change:
     if change.log:
         # Tables stored before log_at existed have lines of unknown time (0).
         at = table.log_times()
-        table.log = [*table.log[-(LOG_LINES - 1):], change.log]
-        table.log_at = [*at, now][-len(table.log):]
+        table.log = [*table.log[-(LOG_LINES - 1) :], change.log]
+        table.log_at = [*at, now][-len(table.log) :]
     return change
 
 
-def table_change(table: Table, actor: Actor, op: O.Op, limits: Limits = Limits(),
-                 rng: random.Random | None = None) -> Change:
+def table_change(
+    table: Table,
+    actor: Actor,
+    op: O.Op,
+    limits: Limits = Limits(),
+    rng: random.Random | None = None,
+) -> Change:
     """Apply ``op`` for ``actor`` to ``table`` (the version is not bumped: see :func:`stamp`);
     raise ``CardtableError`` if it is not allowed. ``rng`` drives shuffles, dice and new ids."""
     if actor.seat is None:
@@ -278,8 +304,10 @@ def table_change(table: Table, actor: Actor, op: O.Op, limits: Limits = Limits()
         raise CardtableError(LIMIT, f"A room holds at most {limits.max_objects} objects.")
     if isinstance(op, UNDOABLE):
         table.undo[actor.player_id] = UndoEntry(
-            version=table.version + 1, before=list(ctx.before.values()),
-            created=list(ctx.created), removed=sorted(ctx.change.removed),
+            version=table.version + 1,
+            before=list(ctx.before.values()),
+            created=list(ctx.created),
+            removed=sorted(ctx.change.removed),
             renamed=dict(ctx.renamed),
         )
     else:
@@ -287,8 +315,13 @@ def table_change(table: Table, actor: Actor, op: O.Op, limits: Limits = Limits()
     return ctx.change
 
 
-def apply_op(table: Table, actor: Actor, op: O.Op, limits: Limits = Limits(),
-             rng: random.Random | None = None) -> Change:
+def apply_op(
+    table: Table,
+    actor: Actor,
+    op: O.Op,
+    limits: Limits = Limits(),
+    rng: random.Random | None = None,
+) -> Change:
     """:func:`table_change` and :func:`stamp` in one: for callers outside a room service."""
     return stamp(table, table_change(table, actor, op, limits, rng))
 
@@ -455,8 +488,9 @@ def _shuffle(ctx: _Ctx, actor: Actor, op: O.Shuffle, limits: Limits) -> str:
     # New ids for every card: nothing a client saw before can be linked to the new order.
     s.cards = []
     for face, back in faces:
-        card = Card(id=new_id("c", ctx.rng), face=face, back=back, up=False, parent=s.id,
-                    x=s.x, y=s.y)
+        card = Card(
+            id=new_id("c", ctx.rng), face=face, back=back, up=False, parent=s.id, x=s.x, y=s.y
+        )
         ctx.add(card)
         s.cards.append(card.id)
     return f"{actor.name} shuffled {_name(s)}"
@@ -524,7 +558,7 @@ def _split(ctx: _Ctx, actor: Actor, op: O.Split, limits: Limits) -> str:
         raise CardtableError(INVALID_MOVE, f"The pile has only {_plural(len(s.cards), 'card')}.")
     new = Stack(id=new_id("s", ctx.rng), x=op.x, y=op.y, z=ctx.top_z(), rot=s.rot)
     ctx.add(new)
-    moving = s.cards[-op.n:]
+    moving = s.cards[-op.n :]
     for cid in moving:
         card = t.objects[cid]
         assert isinstance(card, Card)
@@ -615,8 +649,7 @@ def _create(ctx: _Ctx, actor: Actor, op: O.Create, limits: Limits) -> str:
         one = faces_of(op.cards, 1) if op.cards is not None and op.faces is None else op.faces
         if not one or len(one) != 1:
             raise CardtableError(INVALID_MOVE, "A card needs exactly one face.")
-        obj = Card(id=new_id("c", ctx.rng), face=one[0], back=op.back or "blue",
-                   up=op.up, **base)
+        obj = Card(id=new_id("c", ctx.rng), face=one[0], back=op.back or "blue", up=op.up, **base)
         ctx.add(obj)
         return f"{actor.name} added a card"
     if op.kind in ("deck", "stack", "zone"):
@@ -625,34 +658,66 @@ def _create(ctx: _Ctx, actor: Actor, op: O.Create, limits: Limits) -> str:
         if op.cards is not None:
             faces = faces_of(op.cards, limits.max_deck)
         else:
-            faces = op.faces if op.faces is not None else (
-                STANDARD_FACES if op.kind == "deck" else [])
+            faces = (
+                op.faces if op.faces is not None else (STANDARD_FACES if op.kind == "deck" else [])
+            )
         if len(faces) > limits.max_deck:
             raise CardtableError(LIMIT, f"A deck holds at most {limits.max_deck} cards.")
         holder = op.kind == "zone"
         if not faces and not holder:
             raise CardtableError(INVALID_MOVE, "A pile needs at least one card.")
-        s = Stack(id=new_id("s", ctx.rng), holder=holder, label=op.label or "", w=op.w or 0.0,
-                  h=op.h or 0.0, layout=op.layout or "pile", **base)
+        s = Stack(
+            id=new_id("s", ctx.rng),
+            holder=holder,
+            label=op.label or "",
+            w=op.w or 0.0,
+            h=op.h or 0.0,
+            layout=op.layout or "pile",
+            **base,
+        )
         ctx.add(s)
         for face in faces:
-            card = Card(id=new_id("c", ctx.rng), face=face, back=op.back or "blue", up=op.up,
-                        parent=s.id, x=op.x, y=op.y)
+            card = Card(
+                id=new_id("c", ctx.rng),
+                face=face,
+                back=op.back or "blue",
+                up=op.up,
+                parent=s.id,
+                x=op.x,
+                y=op.y,
+            )
             ctx.add(card)
             s.cards.append(card.id)
         what = "a zone" if holder else f"a pile of {_plural(len(faces), 'card')}"
         return f"{actor.name} added {what}"
     if op.kind == "chips":
-        obj = Chips(id=new_id("k", ctx.rng), count=op.count if op.count is not None else 10,
-                    color=op.color or "red", value=op.value or 1, label=op.label or "", **base)
+        obj = Chips(
+            id=new_id("k", ctx.rng),
+            count=op.count if op.count is not None else 10,
+            color=op.color or "red",
+            value=op.value or 1,
+            label=op.label or "",
+            **base,
+        )
     elif op.kind == "counter":
-        obj = Counter(id=new_id("n", ctx.rng), value=op.value or 0, step=op.step or 1,
-                      label=op.label or "", **base)
+        obj = Counter(
+            id=new_id("n", ctx.rng),
+            value=op.value or 0,
+            step=op.step or 1,
+            label=op.label or "",
+            **base,
+        )
     elif op.kind == "die":
         obj = Die(id=new_id("d", ctx.rng), sides=op.sides or 6, value=1, **base)
     elif op.kind == "button":
-        obj = Button(id=new_id("b", ctx.rng), label=op.label or "", steps=list(op.steps or []),
-                     w=op.w or 120.0, h=op.h or 48.0, **base)
+        obj = Button(
+            id=new_id("b", ctx.rng),
+            label=op.label or "",
+            steps=list(op.steps or []),
+            w=op.w or 120.0,
+            h=op.h or 48.0,
+            **base,
+        )
     else:
         obj = Label(id=new_id("l", ctx.rng), text=op.text or op.label or "", **base)
     ctx.add(obj)
@@ -678,8 +743,11 @@ def _update(ctx: _Ctx, actor: Actor, op: O.Update, limits: Limits) -> str:
     if isinstance(obj, Card):
         _check_card_reachable(ctx.table, obj, actor)
     allowed = _EDITABLE[type(obj)]
-    fields = {k: v for k in ("label", "text", "w", "h", "step", "sides", "color", "locked",
-                             "layout", "steps") if (v := getattr(op, k)) is not None}
+    fields = {
+        k: v
+        for k in ("label", "text", "w", "h", "step", "sides", "color", "locked", "layout", "steps")
+        if (v := getattr(op, k)) is not None
+    }
     bad = [k for k in fields if k not in allowed]
     if bad:
         raise CardtableError(INVALID_MOVE, f"{_name(obj).capitalize()} has no editable {bad[0]}.")
@@ -791,12 +859,34 @@ def _undo(table: Table, actor: Actor) -> Change:
 
 
 _HANDLERS: dict[type, Any] = {
-    O.Move: _move, O.MoveMany: _move_many, O.Flip: _flip, O.Rotate: _rotate,
-    O.Shuffle: _shuffle, O.Deal: _deal, O.Take: _take, O.Split: _split, O.Merge: _merge,
-    O.ChipsMove: _chips_move, O.ChipsAdd: _chips_add, O.CounterSet: _counter, O.Roll: _roll,
-    O.Create: _create, O.Update: _update, O.Delete: _delete, O.Background: _background,
+    O.Move: _move,
+    O.MoveMany: _move_many,
+    O.Flip: _flip,
+    O.Rotate: _rotate,
+    O.Shuffle: _shuffle,
+    O.Deal: _deal,
+    O.Take: _take,
+    O.Split: _split,
+    O.Merge: _merge,
+    O.ChipsMove: _chips_move,
+    O.ChipsAdd: _chips_add,
+    O.CounterSet: _counter,
+    O.Roll: _roll,
+    O.Create: _create,
+    O.Update: _update,
+    O.Delete: _delete,
+    O.Background: _background,
     O.Press: _press,
 }
 
-__all__ = ["Actor", "Change", "Limits", "apply_op", "new_id", "stamp", "table_change",
-           "STANDARD_FACES", "TABLE_W"]
+__all__ = [
+    "Actor",
+    "Change",
+    "Limits",
+    "apply_op",
+    "new_id",
+    "stamp",
+    "table_change",
+    "STANDARD_FACES",
+    "TABLE_W",
+]

@@ -198,14 +198,50 @@ EDIT_OPS = (Create, Update, Delete, Background)  # need the room's edit permissi
 
 
 Op = (
-    Move | MoveMany | Flip | Rotate | Shuffle | Deal | Take | Split | Merge | ChipsMove | ChipsAdd
-    | CounterSet | Roll | Create | Update | Delete | Undo | Background | Press
+    Move
+    | MoveMany
+    | Flip
+    | Rotate
+    | Shuffle
+    | Deal
+    | Take
+    | Split
+    | Merge
+    | ChipsMove
+    | ChipsAdd
+    | CounterSet
+    | Roll
+    | Create
+    | Update
+    | Delete
+    | Undo
+    | Background
+    | Press
 )
 
 OP_NAMES: list[str] = sorted(
     str(cls.__struct_config__.tag)
-    for cls in (Move, MoveMany, Flip, Rotate, Shuffle, Deal, Take, Split, Merge, ChipsMove,
-                ChipsAdd, CounterSet, Roll, Create, Update, Delete, Undo, Background, Press)
+    for cls in (
+        Move,
+        MoveMany,
+        Flip,
+        Rotate,
+        Shuffle,
+        Deal,
+        Take,
+        Split,
+        Merge,
+        ChipsMove,
+        ChipsAdd,
+        CounterSet,
+        Roll,
+        Create,
+        Update,
+        Delete,
+        Undo,
+        Background,
+        Press,
+    )
 )
 
 

@@ -14,8 +14,7 @@ from server.table.objects import TABLE_H, TABLE_W, Card, Hand, Stack, Table, han
 TEMPLATES = ("blank", "standard", "standard-jokers")
 
 
-def _deck(table: Table, faces: list[str], x: float, y: float,
-          rng: random.Random | None) -> None:
+def _deck(table: Table, faces: list[str], x: float, y: float, rng: random.Random | None) -> None:
     deck = Stack(id="deck", holder=True, label="Deck", x=x, y=y, w=110.0, h=150.0, z=1)
     faces = list(faces)
     (rng or random.SystemRandom()).shuffle(faces)
@@ -24,17 +23,20 @@ def _deck(table: Table, faces: list[str], x: float, y: float,
         table.objects[card.id] = card
         deck.cards.append(card.id)
     table.objects[deck.id] = deck
-    table.objects["discard"] = Stack(id="discard", holder=True, label="Discard",
-                                     x=x + 160, y=y, w=110.0, h=150.0, z=2)
+    table.objects["discard"] = Stack(
+        id="discard", holder=True, label="Discard", x=x + 160, y=y, w=110.0, h=150.0, z=2
+    )
     table.zmax = 2
 
 
-def new_table(code: str, template: str, seats: int, now: float,
-              rng: random.Random | None = None) -> Table:
+def new_table(
+    code: str, template: str, seats: int, now: float, rng: random.Random | None = None
+) -> Table:
     """A room's first table; ``rng`` makes the card ids (the system's secure source by default)."""
     if template not in TEMPLATES:
-        raise CardtableError(BAD_REQUEST, f"Unknown template {template!r}; use one of "
-                             + ", ".join(TEMPLATES) + ".")
+        raise CardtableError(
+            BAD_REQUEST, f"Unknown template {template!r}; use one of " + ", ".join(TEMPLATES) + "."
+        )
     table = Table(code=code, seats=seats, template=template, created_at=now)
     for s in range(seats):
         table.objects[hand_id(s)] = Hand(id=hand_id(s), seat=s)

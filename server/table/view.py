@@ -66,8 +66,11 @@ def _kind(obj: Obj) -> str:
 def view_objects(table: Table, ids: Iterable[str], seat: int | None) -> list[dict[str, Any]]:
     """The objects among ``ids`` that are in ``seat``'s view, as that seat sees them."""
     objs = table.objects
-    return [view_object(table, o, seat) for i in ids
-            if (o := objs.get(i)) is not None and not in_other_hand(table, o, seat)]
+    return [
+        view_object(table, o, seat)
+        for i in ids
+        if (o := objs.get(i)) is not None and not in_other_hand(table, o, seat)
+    ]
 
 
 def _had(change: Change, oid: str, seat: int | None) -> bool:
@@ -85,8 +88,11 @@ def views_differ(table: Table, change: Change) -> bool:
     objs = table.objects
     for oid in change.dirty:
         obj = objs.get(oid)
-        if isinstance(obj, Hand) or (isinstance(obj, Card) and obj.parent is not None
-                                     and isinstance(objs.get(obj.parent), Hand)):
+        if isinstance(obj, Hand) or (
+            isinstance(obj, Card)
+            and obj.parent is not None
+            and isinstance(objs.get(obj.parent), Hand)
+        ):
             return True
     return False
 
@@ -116,8 +122,14 @@ def view_delta(
 def players_view(table: Table) -> list[dict[str, Any]]:
     out = []
     for p in table.players.values():
-        view: dict[str, Any] = {"id": p.id, "name": p.name, "seat": p.seat, "host": p.host,
-                                "status": p.status, "bot": p.bot}
+        view: dict[str, Any] = {
+            "id": p.id,
+            "name": p.name,
+            "seat": p.seat,
+            "host": p.host,
+            "status": p.status,
+            "bot": p.bot,
+        }
         if p.identity is not None:
             view["identity"] = p.identity  # public: what block/mute/favourite are keyed by
         out.append(view)

@@ -27,8 +27,15 @@ CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 WEB_INDEX = ROOT / "web" / "dist" / "index.html"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 # Console noise that is expected in some tests: a 404 asked for on purpose, and the browser's
 # own report of websocket attempts failing while a test holds the network offline.
@@ -77,10 +84,12 @@ class Pages:
         self.contexts: list[Any] = []
         self.errors: list[str] = []
 
-    async def open(self, path: str = "/", *, viewport: tuple[int, int] = (1280, 800),
-                   **context_args: Any) -> Any:
+    async def open(
+        self, path: str = "/", *, viewport: tuple[int, int] = (1280, 800), **context_args: Any
+    ) -> Any:
         ctx = await self.browser.new_context(
-            viewport={"width": viewport[0], "height": viewport[1]}, **context_args)
+            viewport={"width": viewport[0], "height": viewport[1]}, **context_args
+        )
         self.contexts.append(ctx)
         page = await ctx.new_page()
         page.set_default_timeout(10_000)
@@ -126,8 +135,10 @@ async def dump(page: Any) -> dict[str, Any]:
 
 async def wait_js(page: Any, expr: str, arg: Any = None, timeout: float = 10_000) -> Any:
     """Wait until a JS expression over `s` (the dump) and `arg` is truthy."""
-    fn = ("(arg) => { const s = window.__cardtable && window.__cardtable.dump(); "
-          f"return !!s && ({expr}); }}")
+    fn = (
+        "(arg) => { const s = window.__cardtable && window.__cardtable.dump(); "
+        f"return !!s && ({expr}); }}"
+    )
     return await page.wait_for_function(fn, arg=arg, timeout=timeout)
 
 
@@ -144,7 +155,8 @@ async def table_point(page: Any, x: float, y: float) -> tuple[float, float]:
         """([x, y]) => { const r = window.__cardtable.room.r;
         const st = r.stage.getBoundingClientRect();
         return [st.left + r.geom.ox + x * r.geom.s, st.top + r.geom.oy + y * r.geom.s]; }""",
-        [x, y])
+        [x, y],
+    )
     return float(got[0]), float(got[1])
 
 
@@ -154,11 +166,13 @@ async def settled(page: Any, timeout: float = 10_000) -> None:
     frames first, so that a render already scheduled (state changes draw on the next frame) has
     started its transitions."""
     await page.evaluate(
-        "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+    )
     await page.wait_for_function(
         "() => document.getAnimations().every(a => a.playState !== 'running'"
         " || (a.effect && a.effect.getTiming().iterations === Infinity))",
-        timeout=timeout)
+        timeout=timeout,
+    )
 
 
 async def center(page: Any, selector: str) -> tuple[float, float]:
@@ -171,8 +185,13 @@ async def center(page: Any, selector: str) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-async def drag(page: Any, start: tuple[float, float], end: tuple[float, float],
-               steps: int = 12, shift: bool = False) -> None:
+async def drag(
+    page: Any,
+    start: tuple[float, float],
+    end: tuple[float, float],
+    steps: int = 12,
+    shift: bool = False,
+) -> None:
     await page.mouse.move(*start)
     await page.mouse.down()
     if shift:
@@ -204,8 +223,9 @@ async def create_and_join(pages: Pages, template: str = "standard") -> tuple[Any
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
 
 
-async def axe_violations(page: Any,
-                         impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict]:
+async def axe_violations(
+    page: Any, impacts: tuple[str, ...] = ("serious", "critical")
+) -> list[dict]:
     """Run axe-core (from web/node_modules, injected into the page: no network) over the whole
     page; its violations of these impacts, each as {id, impact, help, nodes: [selector, why]}.
     The page must come from a context opened with ``bypass_csp=True``: the page's policy allows
@@ -217,5 +237,6 @@ async def axe_violations(page: Any,
     found = await page.evaluate(
         """async () => { const r = await window.axe.run(document, {resultTypes: ['violations']});
         return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-          nodes: v.nodes.map(n => [n.target.join(' '), n.failureSummary])})); }""")
+          nodes: v.nodes.map(n => [n.target.join(' '), n.failureSummary])})); }"""
+    )
     return [v for v in found if v["impact"] in impacts]

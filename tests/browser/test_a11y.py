@@ -71,9 +71,10 @@ def report(where: str, found: list[dict]) -> str:
 
 
 async def game_room(server: Any, game: str) -> str:
-    async with aiohttp.ClientSession() as http, http.post(
-        f"{server.url}/api/rooms", json={"game": game}
-    ) as r:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{server.url}/api/rooms", json={"game": game}) as r,
+    ):
         assert r.status == 201, await r.text()
         return str((await r.json())["code"])
 
@@ -156,7 +157,8 @@ async def test_every_object_takes_focus_and_no_label_names_a_hidden_face(pages):
             """() => [...document.querySelectorAll('[data-testid=card]')].map(el => ({
               id: el.dataset.id, where: el.dataset.where, face: el.dataset.face || null,
               label: el.getAttribute('aria-label'), tab: el.getAttribute('tabindex'),
-              hidden: el.getAttribute('aria-hidden')}))""")
+              hidden: el.getAttribute('aria-hidden')}))"""
+        )
         for c in labels:
             if c["face"] is None:
                 assert c["label"].split(", ")[0] == "face-down card", c
@@ -172,8 +174,9 @@ async def test_every_object_takes_focus_and_no_label_names_a_hidden_face(pages):
         assert await deck.get_attribute("tabindex") == "0"
         assert await deck.get_attribute("aria-label") == "Deck: 49 cards, top card face down"
     # Ben's page never holds the faces of Ana's cards, in any attribute.
-    faces = {o["face"] for o in (await dump(a))["server"]
-             if o["t"] == "card" and o["parent"] == "hand0"}
+    faces = {
+        o["face"] for o in (await dump(a))["server"] if o["t"] == "card" and o["parent"] == "hand0"
+    }
     html = await b.content()
     for f in faces:
         assert card_name(f).lower() not in html.lower(), f
@@ -202,8 +205,11 @@ async def test_free_play_by_keyboard_alone(pages):
     assert await hint.is_hidden()
     await wait_js(b, "s.server.find(o => o.id === 'hand0').n === 1")
     # Focus followed the card into the hand, where it is named by its face.
-    await a.wait_for_function("id => { const a = document.activeElement;"
-                              " return a.dataset.id === id && !!a.dataset.face; }", arg=top)
+    await a.wait_for_function(
+        "id => { const a = document.activeElement;"
+        " return a.dataset.id === id && !!a.dataset.face; }",
+        arg=top,
+    )
     got = await active(a)
     assert got["id"] == top and got["where"] == "hand" and got["face"], got
     assert got["label"].endswith(", in your hand") and "face-down" not in got["label"]
@@ -230,14 +236,18 @@ async def test_free_play_by_keyboard_alone(pages):
     loose = "s.server.find(o => o.t === 'card' && !o.parent && o.face === arg && o.up)"
     await wait_js(a, f"s.pending.length === 0 && {loose}", face)
     await wait_js(b, loose, face)
-    table_card = next(o["id"] for o in (await dump(a))["server"]
-                      if o["t"] == "card" and not o["parent"] and o.get("face") == face)
+    table_card = next(
+        o["id"]
+        for o in (await dump(a))["server"]
+        if o["t"] == "card" and not o["parent"] and o.get("face") == face
+    )
     await wait_js(a, "document.activeElement.dataset.id === arg", table_card)
 
     # F flips the focused card (not the deck under the pointer); Ben sees its back.
     await a.keyboard.press("f")
-    await wait_js(b, "s.server.some(o => o.id === arg && !o.up && o.face === undefined)",
-                  table_card)
+    await wait_js(
+        b, "s.server.some(o => o.id === arg && !o.up && o.face === undefined)", table_card
+    )
     await wait_js(a, "s.pending.length === 0")
     deck = next(o for o in (await dump(a))["server"] if o["id"] == "deck")
     assert not any(o["up"] for o in (await dump(a))["server"] if o["id"] in deck["cards"])
@@ -276,18 +286,25 @@ async def test_gin_by_keyboard_against_a_computer(pages, server):
     await enter_room(a)
     await fill_with_computers(a)
     # Wait for Ana's turn with a move from the discard pile (take the upcard, or draw from it).
-    await wait_js(a, "s.game.controls.some(c => c.kind === 'drag' && c.source === 'discard')",
-                  timeout=20_000)
-    upcard = await a.evaluate("() => { const v = window.__cardtable.state.view;"
-                              " return v.get(v.get('discard').cards.slice(-1)[0]).face; }")
+    await wait_js(
+        a, "s.game.controls.some(c => c.kind === 'drag' && c.source === 'discard')", timeout=20_000
+    )
+    upcard = await a.evaluate(
+        "() => { const v = window.__cardtable.state.view;"
+        " return v.get(v.get('discard').cards.slice(-1)[0]).face; }"
+    )
     got = await tab_to(a, "a.id === 'discard'")
     assert got["label"].startswith("Discard: ") and "top card" in got["label"]
     # Enter makes the card's one move (it has exactly one): into Ana's hand.
     await a.keyboard.press("Enter")
     await wait_js(a, "s.server.find(o => o.id === 'hand0').n === 11 && s.pending.length === 0")
     await wait_js(a, "s.game.controls.some(c => c.kind === 'drag' && c.dest === 'discard')")
-    legal = [f for c in (await dump(a))["game"]["controls"]
-             if c["kind"] == "drag" and c.get("dest") == "discard" for f in c.get("cards", [])]
+    legal = [
+        f
+        for c in (await dump(a))["game"]["controls"]
+        if c["kind"] == "drag" and c.get("dest") == "discard"
+        for f in c.get("cards", [])
+    ]
     assert legal and upcard not in legal
     # A hand card by keyboard: arrows move through the hand; Space picks it up; the first
     # place offered is the one the game allows (the discard pile); Enter drops it there.
@@ -310,9 +327,13 @@ async def test_gin_by_keyboard_against_a_computer(pages, server):
     await a.keyboard.press("Enter")
     # The server took it as Ana's discard: the card tops the discard pile and the hand has 10.
     await wait_js(a, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').n === 10")
-    await wait_js(a, "(() => { const d = s.server.find(o => o.id === 'discard');"
-                     " const top = s.server.find(o => o.id === d.cards[d.cards.length - 1]);"
-                     " return top && top.face === arg; })()", card)
+    await wait_js(
+        a,
+        "(() => { const d = s.server.find(o => o.id === 'discard');"
+        " const top = s.server.find(o => o.id === d.cards[d.cards.length - 1]);"
+        " return top && top.face === arg; })()",
+        card,
+    )
     assert any(line.startswith("Ana discarded") for line in (await dump(a))["log"])
     # The computer's answer is read out.
     said = a.locator("[data-testid=live-moves] p", has_text="Computer 2")
@@ -320,8 +341,10 @@ async def test_gin_by_keyboard_against_a_computer(pages, server):
 
 
 async def test_focus_ring_screenshots_desktop_and_phone(pages):
-    for name, size, extra in (("desktop", (1366, 800), {}),
-                              ("phone", (390, 844), {"is_mobile": True, "has_touch": True})):
+    for name, size, extra in (
+        ("desktop", (1366, 800), {}),
+        ("phone", (390, 844), {"is_mobile": True, "has_touch": True}),
+    ):
         page = await pages.open("/?name=Ana", viewport=size, **extra)
         await page.click("[data-testid=create-room]")
         await enter_room(page)
@@ -331,7 +354,8 @@ async def test_focus_ring_screenshots_desktop_and_phone(pages):
         await settled(page)
         ring = await page.evaluate(
             "() => { const cs = getComputedStyle(document.activeElement);"
-            " return [cs.outlineStyle, cs.outlineWidth, cs.boxShadow]; }")
+            " return [cs.outlineStyle, cs.outlineWidth, cs.boxShadow]; }"
+        )
         assert ring[0] == "solid" and ring[1] == "3px" and ring[2] != "none", ring
         await shot(page, f"a11y-focus-deck-{name}")
         # A keyboard works on a small screen too: the deck's top card into the hand.

@@ -40,8 +40,11 @@ async def reopen(page_before: Any, server: Any, code: str, **viewport: Any) -> A
 
 async def hand_faces(page: Any, hand: str) -> list[str]:
     """The faces of the cards in ``hand`` as this page's server state has them, sorted."""
-    return sorted(o["face"] for o in (await dump(page))["server"]
-                  if o["t"] == "card" and o.get("parent") == hand)
+    return sorted(
+        o["face"]
+        for o in (await dump(page))["server"]
+        if o["t"] == "card" and o.get("parent") == hand
+    )
 
 
 async def deal(page: Any, n: int) -> None:
@@ -73,8 +76,9 @@ async def test_coming_back_after_the_grace_finds_seat_and_hand(pages, server):
     assert me["player"] == ben and me["seat"] == 1
     assert await hand_faces(page, "hand1") == hand
     assert await page.locator("[data-testid=screen-removed]").count() == 0
-    await wait_js(a, "s.players.length === 2 && "
-                     "s.players.some(p => p.name === 'Ben' && p.seat === 1)")
+    await wait_js(
+        a, "s.players.length === 2 && s.players.some(p => p.name === 'Ben' && p.seat === 1)"
+    )
     await settled(page)
     await shot(page, "coming-back-ben")
 

@@ -68,8 +68,9 @@ async def test_offline_then_back_resyncs_and_converges(pages):
     # Ben's stale move is refused (Ana moved it first) and rolled back, with the reason shown.
     toast = b.locator("[data-testid=toast]", has_text="changed that first")
     await toast.first.wait_for(timeout=10000)
-    await wait_js(b, "s.pending.length === 0"
-                  " && s.server.find(o => o.id === 'hand1').cards.length === 3")
+    await wait_js(
+        b, "s.pending.length === 0 && s.server.find(o => o.id === 'hand1').cards.length === 3"
+    )
     await wait_js(b, "s.objects.some(o => o.id === arg && o.x > 500 && o.x < 700)", card)
     # Both pages hold the same table; Ben sees his dealt cards and the log caught up.
     sa, sb = await dump(a), await dump(b)

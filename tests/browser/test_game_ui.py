@@ -25,26 +25,51 @@ SHOW = """(game) => { const t = window.__cardtable;
 
 
 def buying_view() -> dict[str, Any]:
-    players = [{"player": 0, "seat": 0, "name": "Ana", "team": 0, "bot": False},
-               {"player": 1, "seat": 1, "name": "Ben", "team": 1, "bot": False}]
+    players = [
+        {"player": 0, "seat": 0, "name": "Ana", "team": 0, "bot": False},
+        {"player": 1, "seat": 1, "name": "Ben", "team": 1, "bot": False},
+    ]
     return {
-        "name": "pennies", "title": "Pennies", "options": {}, "waiting": False,
-        "min_players": 2, "max_players": 6, "players": players, "me": 0, "phase": "buying",
-        "status": "Ben discarded the 7 of hearts: anyone may buy it", "to_act": [0, 1],
+        "name": "pennies",
+        "title": "Pennies",
+        "options": {},
+        "waiting": False,
+        "min_players": 2,
+        "max_players": 6,
+        "players": players,
+        "me": 0,
+        "phase": "buying",
+        "status": "Ben discarded the 7 of hearts: anyone may buy it",
+        "to_act": [0, 1],
         "timer": {"ends": 0, "seconds": 30},
         "controls": [
-            {"action": {"type": "buy"}, "label": "Buy the 7 of hearts for 1 penny?",
-             "kind": "prompt", "group": "buy"},
-            {"action": {"type": "decline"}, "label": "No thanks", "kind": "prompt",
-             "group": "buy"},
-            {"action": {"type": "pass_cards"}, "label": "Pass these 2 cards", "kind": "button",
-             "pick": 2},
+            {
+                "action": {"type": "buy"},
+                "label": "Buy the 7 of hearts for 1 penny?",
+                "kind": "prompt",
+                "group": "buy",
+            },
+            {"action": {"type": "decline"}, "label": "No thanks", "kind": "prompt", "group": "buy"},
+            {
+                "action": {"type": "pass_cards"},
+                "label": "Pass these 2 cards",
+                "kind": "button",
+                "pick": 2,
+            },
         ],
         "hint": "You may buy 2 more times this round.",
-        "scoreboard": {"columns": ["Ana", "Ben"], "rows": [], "totals": [0, 0],
-                       "note": "Seven rounds"},
-        "reveal": None, "outcome": None, "widgets": [], "slots": [[800, 880], [800, 120]],
-        "view": {}, "legal": [],
+        "scoreboard": {
+            "columns": ["Ana", "Ben"],
+            "rows": [],
+            "totals": [0, 0],
+            "note": "Seven rounds",
+        },
+        "reveal": None,
+        "outcome": None,
+        "widgets": [],
+        "slots": [[800, 880], [800, 120]],
+        "view": {},
+        "legal": [],
     }
 
 
@@ -63,8 +88,10 @@ async def test_prompt_pick_and_result_from_a_game_view(pages):
     # The question, near the table, with its countdown; the hint beside the buttons.
     prompt = a.locator("[data-testid=game-prompt]")
     await prompt.wait_for()
-    assert await prompt.locator("[data-testid=game-prompt-question]").text_content() == \
-        "Buy the 7 of hearts for 1 penny?"
+    assert (
+        await prompt.locator("[data-testid=game-prompt-question]").text_content()
+        == "Buy the 7 of hearts for 1 penny?"
+    )
     buttons = prompt.locator("[data-testid=game-prompt-button]")
     assert await buttons.all_text_contents() == ["Buy", "No thanks"]
     for timer in ("[data-testid=game-timer]", "[data-testid=game-prompt-timer]"):
@@ -73,11 +100,16 @@ async def test_prompt_pick_and_result_from_a_game_view(pages):
     await a.wait_for_function(
         "() => { const m = /scaleX\\(([\\d.]+)\\)/.exec(document.querySelector("
         "'[data-testid=game-prompt-timer] .timer-fill').style.transform);"
-        " return !!m && Number(m[1]) < 1 && Number(m[1]) > 0.5; }")
-    assert await a.locator("[data-testid=game-hint]").text_content() == \
-        "You may buy 2 more times this round."
-    assert await a.locator("[data-testid=game-status]").text_content() == \
-        "Ben discarded the 7 of hearts: anyone may buy it"
+        " return !!m && Number(m[1]) < 1 && Number(m[1]) > 0.5; }"
+    )
+    assert (
+        await a.locator("[data-testid=game-hint]").text_content()
+        == "You may buy 2 more times this round."
+    )
+    assert (
+        await a.locator("[data-testid=game-status]").text_content()
+        == "Ben discarded the 7 of hearts: anyone may buy it"
+    )
     await settled(a)
     await shot(a, "game-ui-prompt")
     await buttons.first.click()
@@ -99,22 +131,38 @@ async def test_prompt_pick_and_result_from_a_game_view(pages):
     await pick.click()
     await wait_js(a, "window.__sent.length === 2")
     assert (await a.evaluate("window.__sent"))[1] == {
-        "type": "pass_cards", "cards": [faces[hand[0]], faces[hand[1]]]}
+        "type": "pass_cards",
+        "cards": [faces[hand[0]], faces[hand[1]]],
+    }
     await wait_js(a, "s.selected.length === 0")
 
     # The game ends: the sheet opens by itself with the result, the reveal and the scores.
     over = buying_view()
     over.update(
-        controls=[], timer=None, hint=None, phase="game_over", to_act=[],
+        controls=[],
+        timer=None,
+        hint=None,
+        phase="game_over",
+        to_act=[],
         status="Ana wins the game with 9 pennies",
-        reveal=[{"player": 0, "melds": [["H7", "S7", "D7"]], "cards": ["C2"], "points": 2,
-                 "note": "Went out"},
-                {"player": 1, "melds": [], "cards": ["S13", "H12"], "points": 20, "note": ""}],
+        reveal=[
+            {
+                "player": 0,
+                "melds": [["H7", "S7", "D7"]],
+                "cards": ["C2"],
+                "points": 2,
+                "note": "Went out",
+            },
+            {"player": 1, "melds": [], "cards": ["S13", "H12"], "points": 20, "note": ""},
+        ],
         outcome={"winners": [0], "scores": [9, 2]},
-        scoreboard={"columns": ["Ana", "Ben"],
-                    "rows": [{"label": "Round 1", "cells": [5, 0]},
-                             {"label": "Round 2", "cells": [4, 2]}],
-                    "totals": [9, 2], "note": "Seven rounds"})
+        scoreboard={
+            "columns": ["Ana", "Ben"],
+            "rows": [{"label": "Round 1", "cells": [5, 0]}, {"label": "Round 2", "cells": [4, 2]}],
+            "totals": [9, 2],
+            "note": "Seven rounds",
+        },
+    )
     await a.evaluate(SHOW, over)
     sheet = a.locator("[data-testid=game-sheet]")
     await sheet.wait_for()

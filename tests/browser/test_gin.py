@@ -54,8 +54,10 @@ async def create_gin_room(pages: Any, **options: str) -> tuple[Any, str]:
 
 
 def best_discard(hand: list[str], taken: str | None) -> str:
-    return min((c for c in hand if c != taken),
-               key=lambda c: (deadwood_points([x for x in hand if x != c]), c))
+    return min(
+        (c for c in hand if c != taken),
+        key=lambda c: (deadwood_points([x for x in hand if x != c]), c),
+    )
 
 
 def helps(hand: list[str], top: str | None) -> bool:
@@ -112,8 +114,9 @@ def card_sel(face: str) -> str:
 
 
 async def top_card(page: Any, pile: str) -> str:
-    return str(await page.evaluate(
-        "id => window.__cardtable.state.view.get(id).cards.slice(-1)[0]", pile))
+    return str(
+        await page.evaluate("id => window.__cardtable.state.view.get(id).cards.slice(-1)[0]", pile)
+    )
 
 
 async def drag_to(page: Any, source: str, target: str) -> None:
@@ -132,11 +135,11 @@ async def play(page: Any, action: dict) -> None:
     """Make a move through the UI: a drag when the rules have one, else the game's buttons."""
     kind = action["type"]
     if kind == "take_upcard" or (kind == "draw" and action["source"] == "discard"):
-        await drag_to(page, f"[data-id='{await top_card(page, 'discard')}']",
-                      "[data-testid=my-hand]")
+        await drag_to(
+            page, f"[data-id='{await top_card(page, 'discard')}']", "[data-testid=my-hand]"
+        )
     elif kind == "draw":
-        await drag_to(page, f"[data-id='{await top_card(page, 'stock')}']",
-                      "[data-testid=my-hand]")
+        await drag_to(page, f"[data-id='{await top_card(page, 'stock')}']", "[data-testid=my-hand]")
     elif kind == "discard":
         await drag_to(page, card_sel(action["card"]), "[data-id=discard]")
     elif kind == "lay_off":
@@ -157,7 +160,8 @@ async def step(actor: Any, others: list[Any], action: dict) -> None:
     await play(actor, action)
     await actor.wait_for_function(
         "v => window.__cardtable.state.v > v && !window.__cardtable.state.pending.length",
-        arg=before)
+        arg=before,
+    )
     v = await version(actor)
     for p in others:
         await p.wait_for_function("v => window.__cardtable.state.v >= v", arg=v)
@@ -181,8 +185,9 @@ async def test_gin_hand_through_the_ui(pages):
     # off; Pass is a button only for the player to move; only the upcard offer glows.
     name = "Ana" if first is a else "Ben"
     for p in (first, second):
-        await p.locator("[data-testid=game-status]",
-                        has_text=f"{name} to take the upcard or pass").wait_for()
+        await p.locator(
+            "[data-testid=game-status]", has_text=f"{name} to take the upcard or pass"
+        ).wait_for()
     await first.locator("[data-testid=your-turn]").wait_for()
     assert await second.locator("[data-testid=your-turn]").is_hidden()
     assert await knock_disabled(first) and await knock_disabled(second)
@@ -215,14 +220,18 @@ async def test_gin_hand_through_the_ui(pages):
     await first.click("[data-testid=game-sort]")
     arr = g["view"]["arrangement"]
     await wait_js(first, "s.pending.length === 0")
-    hand_obj = next(o for o in (await dump(first))["objects"]
-                    if o["id"] == f"hand{g['view']['seat']}")
+    hand_obj = next(
+        o for o in (await dump(first))["objects"] if o["id"] == f"hand{g['view']['seat']}"
+    )
     faces = {o["id"]: o.get("face") for o in (await dump(first))["objects"] if o["t"] == "card"}
     order = [faces[i] for i in hand_obj["cards"]]
     melded = [c for m in arr["melds"] for c in m]
-    assert order[:len(melded)] == melded and sorted(order[len(melded):]) == sorted(arr["deadwood"])
-    assert await first.locator("[data-testid=deadwood]").text_content() == \
-        f"Deadwood {arr['points']}"
+    assert order[: len(melded)] == melded and sorted(order[len(melded) :]) == sorted(
+        arr["deadwood"]
+    )
+    assert (
+        await first.locator("[data-testid=deadwood]").text_content() == f"Deadwood {arr['points']}"
+    )
 
     # Now play on, greedily, until someone can knock.
     pages_ = [a, b]
@@ -254,8 +263,12 @@ async def test_gin_hand_through_the_ui(pages):
             assert (await pick.text_content()).endswith(" Gin!" if left == 0 else f" {left}")
             await settled(actor)
             await shot(actor, "gin-knock-pick")
-        if phase == "discard" and action["type"] == "discard" and shots == 0 \
-                and len(ga["view"]["discard_pile"]) >= 3:
+        if (
+            phase == "discard"
+            and action["type"] == "discard"
+            and shots == 0
+            and len(ga["view"]["discard_pile"]) >= 3
+        ):
             # Mid-hand, while dragging a card: the discard pile glows as the target.
             start = await center(actor, card_sel(action["card"]))
             end = await center(actor, "[data-id=discard]")
@@ -276,8 +289,7 @@ async def test_gin_hand_through_the_ui(pages):
         if phase == "layoff" and shots < 2:
             await settled(actor)
             await shot(actor, "gin-layoff")
-            assert "may lay off" in \
-                await actor.locator("[data-testid=game-status]").text_content()
+            assert "may lay off" in await actor.locator("[data-testid=game-status]").text_content()
             # Each card that fits a meld glows in the hand; Done is a button.
             for lay in (x for x in g["legal"] if x["type"] == "lay_off"):
                 await actor.locator(f"{card_sel(lay['card'])}.playable").wait_for()
@@ -298,8 +310,9 @@ async def test_gin_hand_through_the_ui(pages):
             line = reveal[player]
             assert line["points"] == result["seats"][player]["points"]
             box = p.locator(f"[data-testid=reveal-player-{player}]")
-            assert await box.locator(f"[data-testid=reveal-points-{player}]").text_content() \
-                == str(line["points"])
+            assert await box.locator(f"[data-testid=reveal-points-{player}]").text_content() == str(
+                line["points"]
+            )
             for card in [c for meld in line["melds"] for c in meld] + line["cards"]:
                 assert await box.locator(f"[data-face='{card}']").count() == 1
             # The engine's melds of that hand, lay-offs aside, are all in the reveal.
@@ -309,8 +322,9 @@ async def test_gin_hand_through_the_ui(pages):
         assert scores == (await game(a))["view"]["scores"]
         assert sum(scores) == result["points"] > 0
         for player in (0, 1):
-            assert await p.locator(f"[data-testid=score-total-{player}]").text_content() == \
-                str(scores[player])
+            assert await p.locator(f"[data-testid=score-total-{player}]").text_content() == str(
+                scores[player]
+            )
         assert await p.locator("[data-testid=score-row]").count() == result["hand_no"]
         status = await p.locator("[data-testid=game-status]").text_content()
         assert f"{result['points']}" in status
@@ -342,8 +356,10 @@ async def test_host_seats_a_computer_and_the_game_ends(pages, server):
     badge = a.locator("[data-testid=seat-1] [data-testid=bot-badge]")
     await badge.wait_for()
     assert await badge.text_content() == "computer"
-    assert await a.locator("[data-testid=seat-1] [data-testid=player-name]").text_content() == \
-        "Computer 2"
+    assert (
+        await a.locator("[data-testid=seat-1] [data-testid=player-name]").text_content()
+        == "Computer 2"
+    )
     # Near the end: the position the computer reaches playing both sides of a real game, at the
     # start of a hand with both scores at 90 or more (a test shortcut through the room service,
     # checked by the engine; everything else happens as in play).
@@ -380,8 +396,9 @@ async def test_host_seats_a_computer_and_the_game_ends(pages, server):
     board = g["scoreboard"]
     for col in (0, 1):
         assert sum(int(r["cells"][col]) for r in board["rows"]) == final["totals"][col]
-        assert await a.locator(f"[data-testid=score-total-{col}]").text_content() == \
-            str(final["totals"][col])
+        assert await a.locator(f"[data-testid=score-total-{col}]").text_content() == str(
+            final["totals"][col]
+        )
     winner = await a.locator("[data-testid=game-winner]").text_content()
     if final["winner"] is None:
         assert winner == "A tie"

@@ -23,13 +23,19 @@ pytestmark = BROWSER_TESTS
 
 def tiny_png(rgb: tuple[int, int, int] = (200, 30, 60), size: int = 8) -> bytes:
     """A valid size x size PNG of one colour, made here (no files, no libraries)."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         body = kind + data
         return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
     row = b"\x00" + bytes(rgb) * size
     ihdr = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
-            + chunk(b"IDAT", zlib.compress(row * size)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(row * size))
+        + chunk(b"IEND", b"")
+    )
 
 
 async def build(page, item: str) -> None:
@@ -38,8 +44,9 @@ async def build(page, item: str) -> None:
 
 
 async def new_object(page, kind: str, before: set[str]) -> dict:
-    await wait_js(page, "s.server.some(o => o.t === arg[0] && !arg[1].includes(o.id))",
-                  [kind, sorted(before)])
+    await wait_js(
+        page, "s.server.some(o => o.t === arg[0] && !arg[1].includes(o.id))", [kind, sorted(before)]
+    )
     return next(o for o in (await dump(page))["server"] if o["t"] == kind and o["id"] not in before)
 
 
@@ -69,17 +76,26 @@ async def test_build_save_load_and_deal(pages):
     before = await ids(a)
     await build(a, "custom")
     await a.fill("[data-testid=deck-lines]", '"Draw 2, then skip", red, 2\nWild, black, 4')
-    await a.set_input_files("[data-testid=deck-images]", files=[
-        {"name": "evil.svg", "mimeType": "image/svg+xml",
-         "buffer": b'<svg xmlns="http://www.w3.org/2000/svg"/>'}])
+    await a.set_input_files(
+        "[data-testid=deck-images]",
+        files=[
+            {
+                "name": "evil.svg",
+                "mimeType": "image/svg+xml",
+                "buffer": b'<svg xmlns="http://www.w3.org/2000/svg"/>',
+            }
+        ],
+    )
     err = a.locator("[data-testid=deck-error]")
     await err.filter(has_text="evil.svg").wait_for()
     # The browser logs the refused upload (400) as a console error: expected here, once.
     refused = [e for e in pages.errors if "status of 400" in e]
     assert len(refused) == 1
     pages.errors.remove(refused[0])
-    await a.set_input_files("[data-testid=deck-images]", files=[
-        {"name": "Star.png", "mimeType": "image/png", "buffer": tiny_png()}])
+    await a.set_input_files(
+        "[data-testid=deck-images]",
+        files=[{"name": "Star.png", "mimeType": "image/png", "buffer": tiny_png()}],
+    )
     await a.locator("[data-testid=deck-picture]", has_text="Star").wait_for()
     await a.locator("[data-testid=deck-count]", has_text="7 cards").wait_for()
     await shot(a, "deck-builder")
@@ -110,8 +126,13 @@ async def test_build_save_load_and_deal(pages):
     await a.click("[data-testid=confirm-ok]")
     button = await new_object(a, "button", before)
     assert button["label"] == "Deal 3"
-    assert button["steps"][-1] == {"do": "deal", "id": deck["id"], "n": 3, "to": "hands",
-                                   "up": False}
+    assert button["steps"][-1] == {
+        "do": "deal",
+        "id": deck["id"],
+        "n": 3,
+        "to": "hands",
+        "up": False,
+    }
     await a.locator("[data-testid=auto-button]", has_text="Deal 3").wait_for()
 
     # Deleting asks first, naming what goes; cancelled, the deck stays.
@@ -140,8 +161,9 @@ async def test_build_save_load_and_deal(pages):
     await toggle.click()
     await toggle.filter(has_text="Done editing").wait_for()
     await drag(a, start, (start[0] + 150, start[1] + 200))
-    await wait_js(a, "s.server.some(o => o.id === arg[0] && o.y > arg[1] + 50)",
-                  [zone["id"], zone["y"]])
+    await wait_js(
+        a, "s.server.some(o => o.id === arg[0] && o.y > arg[1] + 50)", [zone["id"], zone["y"]]
+    )
 
     # Save: the game file has the picture, the deck's cards, the zone, the counter, the button.
     async with a.expect_download() as got:
@@ -164,9 +186,16 @@ async def test_build_save_load_and_deal(pages):
 
     # Load it into a new room from the home page, and deal with the button.
     home = await pages.open("/?name=Cy")
-    await home.set_input_files("[data-testid=upload-game-file]", files=[
-        {"name": "game.json", "mimeType": "application/json",
-         "buffer": json.dumps(game).encode()}])
+    await home.set_input_files(
+        "[data-testid=upload-game-file]",
+        files=[
+            {
+                "name": "game.json",
+                "mimeType": "application/json",
+                "buffer": json.dumps(game).encode(),
+            }
+        ],
+    )
     code2 = await enter_room(home)
     assert code2 != code
     await home.locator("[data-testid=auto-button]", has_text="Deal 3").click()
@@ -176,8 +205,9 @@ async def test_build_save_load_and_deal(pages):
     assert sorted(len(p["cards"]) for p in piles) == [0, 4]
     # The picture card is served by the new room (the image came along in the file).
     sha = next(iter(game["images"]))
-    status = await home.evaluate("(u) => fetch(u).then(r => r.status)",
-                                 f"/api/rooms/{code2}/images/{sha}")
+    status = await home.evaluate(
+        "(u) => fetch(u).then(r => r.status)", f"/api/rooms/{code2}/images/{sha}"
+    )
     assert status == 200
     await home.locator("[data-where=hand]").first.wait_for()
     await settled(home)

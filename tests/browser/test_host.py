@@ -33,15 +33,17 @@ async def test_host_controls(pages):
     await a.click("[data-testid=host-rules-on]")
     choice = a.locator("[data-testid=confirm] [data-testid=game-choice]")
     await choice.wait_for()
-    assert await choice.locator("option").count() == len(await (await a.request.get(
-        f"{pages.server.url}/api/games")).json())
+    assert await choice.locator("option").count() == len(
+        await (await a.request.get(f"{pages.server.url}/api/games")).json()
+    )
     await choice.select_option("gin_rummy")
     await a.select_option("[data-testid=confirm] [data-testid=opt-target]", "500")
     await a.click("[data-testid=confirm-ok]")
     for p in (a, b):
         await p.locator("[data-testid=game-bar]").wait_for()
-        await wait_js(p, "s.game && s.game.name === 'gin_rummy'"
-                      " && s.objects.some(o => o.id === 'stock')")
+        await wait_js(
+            p, "s.game && s.game.name === 'gin_rummy' && s.objects.some(o => o.id === 'stock')"
+        )
     assert (await dump(b))["game"]["options"]["target"] == 500
     assert await a.locator("[data-testid=add-menu]").is_hidden()
     assert await a.locator("[data-testid=undo]").is_hidden()

@@ -33,10 +33,14 @@ async def test_pile_menus_and_multi_select(pages):
     a, b, code = await create_and_join(pages)
     deck_badge = "[data-testid=stack-count][data-stack=deck]"
     await menu(a, deck_badge, "split")
-    await wait_js(b, "s.server.some(o => o.t === 'stack' && o.id !== 'deck'"
-                  " && o.cards.length === 26)")
-    pile = next(o for o in (await dump(a))["server"]
-                if o["t"] == "stack" and o["id"] not in ("deck", "discard"))
+    await wait_js(
+        b, "s.server.some(o => o.t === 'stack' && o.id !== 'deck' && o.cards.length === 26)"
+    )
+    pile = next(
+        o
+        for o in (await dump(a))["server"]
+        if o["t"] == "stack" and o["id"] not in ("deck", "discard")
+    )
     await b.wait_for_selector(f"[data-testid=stack-count][data-stack='{pile['id']}']:text-is('26')")
 
     await menu(a, deck_badge, "draw-n", "3")
@@ -54,7 +58,8 @@ async def test_pile_menus_and_multi_select(pages):
     await wait_js(b, "s.server.some(o => o.id === arg && o.layout === 'row')", pile["id"])
     await b.wait_for_function(
         "id => document.querySelectorAll(`[data-parent='${id}'][data-face]`).length === 26",
-        arg=pile["id"])
+        arg=pile["id"],
+    )
     await settled(b)
     await shot(b, "row-ben")
     await menu(a, pile_badge, "layout")
@@ -71,8 +76,11 @@ async def test_pile_menus_and_multi_select(pages):
     before = {i: obj(await dump(a), i) for i in ids}
     await drag(a, await table_point(a, 60, 600), await table_point(a, 560, 960))
     await wait_js(a, "s.selected.length === 2 && arg.every(i => s.selected.includes(i))", ids)
-    await drag(a, await center(a, f"[data-id='{ids[0]}']"),
-               await table_point(a, before[ids[0]]["x"] + 50 + 900, before[ids[0]]["y"] + 70 - 300))
+    await drag(
+        a,
+        await center(a, f"[data-id='{ids[0]}']"),
+        await table_point(a, before[ids[0]]["x"] + 50 + 900, before[ids[0]]["y"] + 70 - 300),
+    )
     await wait_js(b, "arg.every(i => s.server.some(o => o.id === i && o.y < 600))", ids)
     after = {i: obj(await dump(b), i) for i in ids}
     dx = [after[i]["x"] - before[i]["x"] for i in ids]

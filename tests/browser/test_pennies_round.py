@@ -99,16 +99,18 @@ async def test_ana_buys_in_the_window_melds_and_goes_out(pages, server):
 
     position = offered_position()
     await server.app[ROOMS_KEY].set_game_state(code, ENGINE.dump(position))
-    await wait_js(a, "s.game.phase === 'offer' && s.game.view.buy_window && "
-                     "s.game.view.buy_window.player === 0 && s.game.view.buy_window.card === arg[0]"
-                     " && s.game.view.hand.join() === arg[1]",
-                  [UPCARD, ",".join(position.hands[0])])
+    await wait_js(
+        a,
+        "s.game.phase === 'offer' && s.game.view.buy_window && "
+        "s.game.view.buy_window.player === 0 && s.game.view.buy_window.card === arg[0]"
+        " && s.game.view.hand.join() === arg[1]",
+        [UPCARD, ",".join(position.hands[0])],
+    )
     await settled(a)  # the page draws the new state on its next frame
 
     # The contract label on the table, the chips at Ana's place and the empty spent pile.
     contract = a.locator("[data-id=contract]")
-    assert (await contract.text_content() or "").strip() == \
-        "Round 1: two sets of 3; wild: jokers"
+    assert (await contract.text_content() or "").strip() == "Round 1: two sets of 3; wild: jokers"
     assert await contract.is_visible()
     assert await chips(a, "pennies0") == 10 and await chips(a, "spent") == 0
     assert await a.locator("[data-id=pennies0] [data-testid=chips-count]").text_content() == "10"
@@ -116,8 +118,10 @@ async def test_ana_buys_in_the_window_melds_and_goes_out(pages, server):
     # The buying window: a question, Buy / No thanks, and a running countdown.
     prompt = a.locator("[data-testid=game-prompt]")
     await prompt.locator("[data-testid=game-prompt-question]", has_text="9 of spades").wait_for()
-    assert await prompt.locator("[data-testid=game-prompt-question]").text_content() == \
-        "Buy the 9 of spades for a penny?"
+    assert (
+        await prompt.locator("[data-testid=game-prompt-question]").text_content()
+        == "Buy the 9 of spades for a penny?"
+    )
     buttons = prompt.locator("[data-testid=game-prompt-button]")
     assert await buttons.all_text_contents() == ["Buy", "No thanks"]
     timer = (await dump(a))["game"]["timer"]
@@ -137,21 +141,31 @@ async def test_ana_buys_in_the_window_melds_and_goes_out(pages, server):
     assert (await dump(a))["game"]["timer"] is None
     hand = (await dump(a))["game"]["view"]["hand"]
     assert all(c in hand for c in [UPCARD, *BUY_DRAWS])
-    await wait_js(a, "s.objects.some(o => o.id === 'pennies0' && o.count === 9) && "
-                     "s.objects.some(o => o.id === 'spent' && o.count === 1)")
+    await wait_js(
+        a,
+        "s.objects.some(o => o.id === 'pennies0' && o.count === 9) && "
+        "s.objects.some(o => o.id === 'spent' && o.count === 1)",
+    )
     await settled(a)
     assert await a.locator("[data-id=spent] [data-testid=chips-count]").text_content() == "1"
 
     # The computer finishes its turn (it cannot meld, so it discards); on hers Ana buys that
     # discard too: a second penny goes to the spent pile.
-    await wait_js(a, "s.game.phase === 'buy' && s.game.view.turn === 0 && "
-                     "s.game.controls.some(c => c.action.type === 'buy')", timeout=15_000)
+    await wait_js(
+        a,
+        "s.game.phase === 'buy' && s.game.view.turn === 0 && "
+        "s.game.controls.some(c => c.action.type === 'buy')",
+        timeout=15_000,
+    )
     bought = (await dump(a))["game"]["view"]["discard_top"]
     assert (await dump(a))["game"]["timer"] is None
     await prompt.locator("[data-testid=game-prompt-button][data-type=buy]").click()
-    await wait_js(a, "s.game.phase === 'play' && s.game.view.hand.length === 17 && "
-                     "s.objects.some(o => o.id === 'pennies0' && o.count === 8) && "
-                     "s.objects.some(o => o.id === 'spent' && o.count === 2)")
+    await wait_js(
+        a,
+        "s.game.phase === 'play' && s.game.view.hand.length === 17 && "
+        "s.objects.some(o => o.id === 'pennies0' && o.count === 8) && "
+        "s.objects.some(o => o.id === 'spent' && o.count === 2)",
+    )
     hand = (await dump(a))["game"]["view"]["hand"]
     assert all(c in hand for c in [bought, *TURN_DRAWS])
 
@@ -183,32 +197,46 @@ async def test_ana_buys_in_the_window_melds_and_goes_out(pages, server):
     assert result.paid[1] == 10 and result.shortfall[1] == 1 and state.pennies == (8, 0)
     assert state.spent == 2 + result.paid[1] == 12
     assert [sorted(m.cards) for m in state.melds[0]] == [
-        sorted(FIVES), sorted(NINES), sorted([*KINGS, *BUY_DRAWS]), sorted(QUEENS)]
+        sorted(FIVES),
+        sorted(NINES),
+        sorted([*KINGS, *BUY_DRAWS]),
+        sorted(QUEENS),
+    ]
 
     # The sheet: the round's row (points, pennies paid), the reveal, the chips.
     sheet = a.locator("[data-testid=game-sheet]")
     await sheet.wait_for()
-    assert await sheet.locator("[data-testid=sheet-status]").text_content() == \
-        "Round 1 over: Ana went out"
-    cells = await sheet.locator("[data-testid=score-row]").first.locator(
-        "td").all_text_contents()
+    assert (
+        await sheet.locator("[data-testid=sheet-status]").text_content()
+        == "Round 1 over: Ana went out"
+    )
+    cells = await sheet.locator("[data-testid=score-row]").first.locator("td").all_text_contents()
     assert cells == ["Round 1", "0 (out)", f"{result.points[1]} (paid 10, 1 short)"]
     assert await sheet.locator("[data-testid=score-row]").count() == 1
-    assert await sheet.locator("[data-testid=score-total-1]").text_content() == \
-        str(result.points[1])
-    assert await sheet.locator("[data-testid=scoreboard-note]").text_content() == \
-        f"Round 1 of 7; lowest total wins; spent pile: {state.spent}"
-    assert await sheet.locator("[data-testid=reveal-note-1]").text_content() == \
-        "paid 10 pennies, 1 short"
+    assert await sheet.locator("[data-testid=score-total-1]").text_content() == str(
+        result.points[1]
+    )
+    assert (
+        await sheet.locator("[data-testid=scoreboard-note]").text_content()
+        == f"Round 1 of 7; lowest total wins; spent pile: {state.spent}"
+    )
+    assert (
+        await sheet.locator("[data-testid=reveal-note-1]").text_content()
+        == "paid 10 pennies, 1 short"
+    )
     assert await sheet.locator("[data-testid=reveal-note-0]").text_content() == "went out"
-    assert await sheet.locator("[data-testid=reveal-points-1]").text_content() == \
-        str(result.points[1])
+    assert await sheet.locator("[data-testid=reveal-points-1]").text_content() == str(
+        result.points[1]
+    )
     bot = sheet.locator("[data-testid=reveal-player-1] .dead-group [data-face]")
     assert sorted(await bot.evaluate_all("els => els.map(e => e.dataset.face)")) == sorted(left)
     assert await sheet.locator("[data-testid=reveal-player-0] .meld-group").count() == 4
-    await wait_js(a, "s.objects.some(o => o.id === 'spent' && o.count === arg[0]) && "
-                     "s.objects.some(o => o.id === 'pennies1' && o.count === arg[1])",
-                  [state.spent, state.pennies[1]])
+    await wait_js(
+        a,
+        "s.objects.some(o => o.id === 'spent' && o.count === arg[0]) && "
+        "s.objects.some(o => o.id === 'pennies1' && o.count === arg[1])",
+        [state.spent, state.pennies[1]],
+    )
     await settled(a)
     await shot(a, "pennies-score")
 
@@ -230,8 +258,12 @@ def naming_position() -> Any:
         rest.remove(c)
     chart = [WILD_2S_ACES, *ENGINE.info.resolve_options({})["chart"][1:]]
     state: Any = ENGINE.new_game(2, {"chart": chart}, SEED, deck=[*order, *rest])
-    for player, action in [(1, {"type": "decline"}), (0, {"type": "pass"}),
-                           (1, {"type": "discard", "card": "C10"}), (0, {"type": "decline"})]:
+    for player, action in [
+        (1, {"type": "decline"}),
+        (0, {"type": "pass"}),
+        (1, {"type": "discard", "card": "C10"}),
+        (0, {"type": "decline"}),
+    ]:
         state = ENGINE.apply(state, player, action)
         assert isinstance(state, PenniesState), state
     assert state.phase == "play" and state.turn == 0 and len(state.hands[0]) == 12
@@ -250,15 +282,18 @@ async def test_ana_names_the_rank_of_a_set_that_could_be_two(pages, server):
     await wait_js(a, "s.game && !s.game.waiting && s.game.players.length === 2")
     position = naming_position()
     await server.app[ROOMS_KEY].set_game_state(code, ENGINE.dump(position))
-    await wait_js(a, "s.game.phase === 'play' && s.game.view.hand.join() === arg",
-                  ",".join(position.hands[0]))
+    await wait_js(
+        a, "s.game.phase === 'play' && s.game.view.hand.join() === arg", ",".join(position.hands[0])
+    )
     await settled(a)
 
     await drop_on(a, ["H2", "S1", "J1"], "[data-id=newmeld]")
     chooser = a.locator("[data-testid=rank-chooser]")
     await chooser.wait_for()
     assert await chooser.locator("[data-testid=rank-choice]").all_text_contents() == [
-        "Set of aces", "Set of 2s"]
+        "Set of aces",
+        "Set of 2s",
+    ]
     assert "could be a set of aces or of 2s" in (await chooser.text_content() or "")
     assert (await dump(a))["game"]["view"]["melds"][0] == []  # nothing sent yet
     await settled(a)

@@ -37,12 +37,14 @@ class Finger:
         return cls(page, await page.context.new_cdp_session(page))
 
     async def down(self, x: float, y: float) -> None:
-        await self.cdp.send("Input.dispatchTouchEvent",
-                            {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        await self.cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}
+        )
 
     async def move(self, x: float, y: float) -> None:
-        await self.cdp.send("Input.dispatchTouchEvent",
-                            {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        await self.cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+        )
 
     async def up(self) -> None:
         await self.cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
@@ -66,16 +68,23 @@ async def box_of(page: Any, selector: str) -> dict[str, float]:
 
 
 def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
-            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
 
 
 async def phone_room(pages: Any, viewport: tuple[int, int] = (390, 844)) -> tuple[Any, Finger]:
     page = await pages.open("/?name=Pia", viewport=viewport, **PHONE)
     finger = await Finger.on(page)
     await page.locator("[data-testid=create-room]").wait_for()
-    small = [b for b in await visible_buttons(page, ".home button, .home input, .home select")
-             if b["h"] < 44]
+    small = [
+        b
+        for b in await visible_buttons(page, ".home button, .home input, .home select")
+        if b["h"] < 44
+    ]
     assert not small, small
     await shot(page, f"phone-home-{viewport[0]}")
     await page.select_option("[data-testid=template]", "standard")
@@ -93,7 +102,8 @@ async def visible_buttons(page: Any, selector: str) -> list[dict[str, Any]]:
               && r.right > 0 && r.left < innerWidth && r.bottom > 0 && r.top < innerHeight;
           }).map(b => { const r = b.getBoundingClientRect();
             return {id: b.dataset.testid || b.textContent, w: r.width, h: r.height}; })""",
-        selector)
+        selector,
+    )
 
 
 async def check_layout(page: Any) -> None:
@@ -111,8 +121,11 @@ async def check_layout(page: Any) -> None:
     assert felt["y"] <= stage["y"] + 10 and felt["y"] + felt["height"] >= hand["y"] - 10
     assert felt["x"] <= stage["x"] + 10
     assert felt["x"] + felt["width"] >= stage["x"] + stage["width"] - 10
-    small = [b for b in await visible_buttons(page, ".topbar button, .zoom-buttons button")
-             if b["w"] < 44 or b["h"] < 44]
+    small = [
+        b
+        for b in await visible_buttons(page, ".topbar button, .zoom-buttons button")
+        if b["w"] < 44 or b["h"] < 44
+    ]
     assert not small, small
 
 
@@ -156,9 +169,12 @@ async def test_phone_portrait_layout_hand_and_long_press(pages):
 
     # The hand is fanned with every card's corner showing, and it scrolls to the rest.
     # (Where each card is laid, before its little fan turn.)
-    xs = sorted(await page.evaluate(
-        """() => [...document.querySelectorAll('[data-where=hand]')].map(e =>
-            Number(/translate\\(([-\\d.e]+)px/.exec(e.style.transform)[1]))"""))
+    xs = sorted(
+        await page.evaluate(
+            """() => [...document.querySelectorAll('[data-where=hand]')].map(e =>
+            Number(/translate\\(([-\\d.e]+)px/.exec(e.style.transform)[1]))"""
+        )
+    )
     assert len(xs) == 16
     assert min(b - a for a, b in zip(xs, xs[1:], strict=False)) >= 20
     right = page.locator("[data-testid=hand-scroll-right]")
@@ -184,7 +200,8 @@ async def test_phone_portrait_layout_hand_and_long_press(pages):
     under = await page.evaluate(
         "([x, y]) => document.elementFromPoint(x, y)?.closest('[role=menuitem]')"
         "?.dataset.testid ?? null",
-        list(at))
+        list(at),
+    )
     assert under is not None, "the menu should open under the finger for this check"
     clicks = await page.evaluate("() => window.__itemClicks")
     await finger.up()
@@ -243,8 +260,7 @@ IN_VIEW = """() => {
 async def phone_game(pages: Any, game: str, bots: tuple[int, ...]) -> tuple[Any, Finger]:
     page = await pages.open("/?name=Pia", viewport=(390, 844), **PHONE)
     finger = await Finger.on(page)
-    await page.locator(f"[data-testid=game-select] option[value={game}]").wait_for(
-        state="attached")
+    await page.locator(f"[data-testid=game-select] option[value={game}]").wait_for(state="attached")
     await page.select_option("[data-testid=game-select]", game)
     await finger.tap("[data-testid=create-room]")
     await enter_room(page)
@@ -282,13 +298,16 @@ async def test_spades_on_an_upright_phone_shows_the_whole_table(pages):
     # Four places, four trick zones: none on top of another.
     tricks = [await box_of(page, f"[data-id=trick{p}]") for p in range(4)]
     for i, a in enumerate(tricks):
-        for b in tricks[i + 1:]:
+        for b in tricks[i + 1 :]:
             assert not overlap(a, b), (a, b)
     await shot(page, "phone-spades-bidding")
     # Bid (the pad takes taps), then every player's bid label is on the table, all in view.
     for _ in range(8):
-        await wait_js(page, "s.pending.length === 0 && (s.game.view.bids.every(b => b !== null)"
-                            " || s.game.controls.some(c => c.action.type === 'bid'))")
+        await wait_js(
+            page,
+            "s.pending.length === 0 && (s.game.view.bids.every(b => b !== null)"
+            " || s.game.controls.some(c => c.action.type === 'bid'))",
+        )
         g = (await dump(page))["game"]
         if all(b is not None for b in g["view"]["bids"]):
             break
@@ -301,10 +320,16 @@ async def test_spades_on_an_upright_phone_shows_the_whole_table(pages):
     counters = await page.locator("[data-testid=counter]").count()
     assert labels == 4 and counters == 6, (labels, counters)
     # Play a card by dragging it up out of the hand onto the middle, when it is our turn.
-    await wait_js(page, "s.pending.length === 0 && s.game.controls.some(c => "
-                        "c.action.type === 'play')", timeout=20_000)
-    face = next(c["cards"][0] for c in (await dump(page))["game"]["controls"]
-                if c["action"]["type"] == "play")
+    await wait_js(
+        page,
+        "s.pending.length === 0 && s.game.controls.some(c => c.action.type === 'play')",
+        timeout=20_000,
+    )
+    face = next(
+        c["cards"][0]
+        for c in (await dump(page))["game"]["controls"]
+        if c["action"]["type"] == "play"
+    )
     card = await box_of(page, f"[data-testid=card][data-where=hand][data-face='{face}']")
     trick = await box_of(page, "[data-id=trick0]")
     # (Its left edge: the next card of the hand covers the rest.)
@@ -341,8 +366,12 @@ def gin_knocked_by(knocker: int) -> Any:
         while state.phase not in ("layoff", "hand_over", "game_over"):
             player = GIN.to_act(state)[0]
             state = GIN.apply(state, player, choose_action(GIN, state, player, rng))
-        if (state.phase == "layoff" and state.knock is not None
-                and state.knock.knocker == knocker and len(state.knock.melds) >= 3):
+        if (
+            state.phase == "layoff"
+            and state.knock is not None
+            and state.knock.knocker == knocker
+            and len(state.knock.melds) >= 3
+        ):
             return state
     raise AssertionError("no such knock")
 
@@ -395,12 +424,17 @@ async def test_phone_widget_buttons_take_a_finger(pages):
                      value: 5, label: 'Score'});
         room.create({op: 'create', kind: 'chips', x: Math.round(cx - 48), y: Math.round(cy + 60),
                      count: 4, color: '#d33'}); }""")
-    await wait_js(page, "s.server.some(o => o.t === 'counter') && "
-                        "s.server.some(o => o.t === 'chips')")
+    await wait_js(
+        page, "s.server.some(o => o.t === 'counter') && s.server.some(o => o.t === 'chips')"
+    )
     await settled(page)
     await shot(page, "phone-widgets")
-    for testid, side in (("counter-minus", -1), ("counter-plus", 1),
-                         ("chips-minus", -1), ("chips-plus", 1)):
+    for testid, side in (
+        ("counter-minus", -1),
+        ("counter-plus", 1),
+        ("chips-minus", -1),
+        ("chips-plus", 1),
+    ):
         got = await page.evaluate(HIT_AREA, [f"[data-testid={testid}]", side])
         # The button looks small (it shrinks with the table) but takes a finger's 44 x 44 px.
         assert got["w"] < 44 and got["h"] < 44, (testid, got)
@@ -447,7 +481,8 @@ async def test_phone_swipe_scrolls_the_hand_and_an_upward_move_plays_a_card(page
     x, y = 200.0, hand["y"] + hand["height"] / 2
     under = await page.evaluate(
         "([x, y]) => document.elementFromPoint(x, y)?.closest('[data-where=hand]')?.dataset.id",
-        [x, y])
+        [x, y],
+    )
     assert under in cards
     await finger.down(x, y)
     for i in range(1, 11):
@@ -455,8 +490,12 @@ async def test_phone_swipe_scrolls_the_hand_and_an_upward_move_plays_a_card(page
     await finger.up()
     # (A card leaving a hand gets a new id: it is the one loose card on the table.)
     assert not [o for o in state["server"] if o["t"] == "card" and not o.get("parent")]
-    await wait_js(page, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0')"
-                        ".cards.length === 29 && !s.server.find(o => o.id === 'hand0')"
-                        ".cards.includes(arg) && s.server.filter(o => o.t === 'card' && "
-                        "!o.parent).length === 1", under)
+    await wait_js(
+        page,
+        "s.pending.length === 0 && s.server.find(o => o.id === 'hand0')"
+        ".cards.length === 29 && !s.server.find(o => o.id === 'hand0')"
+        ".cards.includes(arg) && s.server.filter(o => o.t === 'card' && "
+        "!o.parent).length === 1",
+        under,
+    )
     assert await page.evaluate(scroll) >= 100, "the drag did not scroll the hand"

@@ -20,7 +20,8 @@ BURST = 8
 
 
 async def test_operations_refused_as_retryable_are_sent_again_until_they_land(
-        browser: Any, redis_server: Any) -> None:
+    browser: Any, redis_server: Any
+) -> None:
     # Two operations at once, then ten a second: a burst of eight is mostly refused at first.
     cfg = make_config(redis_server.url)
     cfg.ops_burst = 2
@@ -40,10 +41,13 @@ async def test_operations_refused_as_retryable_are_sent_again_until_they_land(
         await page.select_option("[data-testid=template]", "blank")
         await page.click("[data-testid=create-room]")
         code = await enter_room(page)
-        await page.evaluate("""(n) => { const room = window.__cardtable.room;
+        await page.evaluate(
+            """(n) => { const room = window.__cardtable.room;
             for (let i = 0; i < n; i++)
               room.create({op: 'create', kind: 'counter', x: 100 + 90 * i, y: 300, value: i,
-                           label: 'C' + i}); }""", BURST)
+                           label: 'C' + i}); }""",
+            BURST,
+        )
 
         await wait_js(page, "s.server.filter(o => o.t === 'counter').length === arg", BURST)
         await settled(page)
@@ -65,4 +69,3 @@ async def test_operations_refused_as_retryable_are_sent_again_until_they_land(
         await own.close()
         await srv.stop()
     assert not own.errors, own.errors
-

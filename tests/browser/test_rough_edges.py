@@ -60,8 +60,12 @@ async def test_menus_spread_and_a_pile_with_a_card(pages):
     await page.click("[data-testid=menu-layout]")
     await wait_js(page, "s.server.some(o => o.id === 'deck' && o.layout === 'row')")
     await settled(page)
-    xs = sorted([(await page.locator(f"[data-id='{c}']").bounding_box())["x"]
-                 for c in obj(await dump(page), "deck")["cards"]])
+    xs = sorted(
+        [
+            (await page.locator(f"[data-id='{c}']").bounding_box())["x"]
+            for c in obj(await dump(page), "deck")["cards"]
+        ]
+    )
     assert xs[-1] - xs[0] > 400 and min(b - a for a, b in zip(xs, xs[1:], strict=False)) >= 7
     await shot(page, "desktop-deck-spread")
     await page.click(DECK_BADGE, button="right")
@@ -83,8 +87,11 @@ async def test_menus_spread_and_a_pile_with_a_card(pages):
     await page.click(f"[data-id='{top}']", button="right")
     assert await page.text_content("[data-testid=menu-title]") == "2 selected"
     await page.click("[data-testid=menu-onto-pile]")
-    await wait_js(page, "s.server.some(o => o.id === 'deck' && o.cards.length === 52"
-                  " && o.cards[51] === arg)", top)
+    await wait_js(
+        page,
+        "s.server.some(o => o.id === 'deck' && o.cards.length === 52 && o.cards[51] === arg)",
+        top,
+    )
 
 
 async def test_log_times_survive_a_reload(pages, server):
@@ -103,7 +110,9 @@ async def test_log_times_survive_a_reload(pages, server):
     await enter_room(page)
     want = await page.evaluate(
         "ms => { const t = new Date(ms); return String(t.getHours()).padStart(2, '0') + ':'"
-        " + String(t.getMinutes()).padStart(2, '0'); }", earlier * 1000)
+        " + String(t.getMinutes()).padStart(2, '0'); }",
+        earlier * 1000,
+    )
     first = page.locator("[data-testid=log-line] time").first
     await first.wait_for(state="attached")
     assert await first.text_content() == want
@@ -153,7 +162,8 @@ async def test_toasts_drags_over_the_panel_and_the_hand_gap(pages):
     await page.mouse.move(*over, steps=12)
     hit = await page.evaluate(
         "([x, y]) => document.elementFromPoint(x, y)?.closest('[data-id]')?.dataset.id ?? null",
-        list(over))
+        list(over),
+    )
     assert hit == top
     await shot(page, "desktop-drag-over-panel")
     await page.mouse.move(*await table_point(page, 400, 300), steps=8)
@@ -254,7 +264,8 @@ async def test_court_cards_have_figures(pages):
         """() => { const imgs = [...document.querySelectorAll('[data-where=hand][data-face] img')]
             .filter(i => /^[CDHS]1[123]$/.test(i.closest('[data-face]').dataset.face));
           return imgs.length === 12 && imgs.every(i => i.src.includes('/assets/cards/')
-            && i.complete && i.naturalWidth > 0); }""")
+            && i.complete && i.naturalWidth > 0); }"""
+    )
     await settled(page)
     await shot(page, "desktop-hand-52")
     # The pictures travel with their licence.

@@ -60,8 +60,11 @@ async def test_rummy_started_early_and_a_meld_dropped_at_once(pages, server):
     # on as usual).
     deal = stacked_deal()
     await server.app[ROOMS_KEY].set_game_state(code, GAMES["rummy"].engine.dump(deal))
-    await wait_js(a, "JSON.stringify([...s.game.view.hand].sort()) === arg",
-                  json.dumps(sorted(deal.hands[0])).replace(" ", ""))
+    await wait_js(
+        a,
+        "JSON.stringify([...s.game.view.hand].sort()) === arg",
+        json.dumps(sorted(deal.hands[0])).replace(" ", ""),
+    )
     hand = (await dump(a))["game"]["view"]["hand"]
     run = RUN_A if "S1" in hand else RUN_B
     assert set(run) <= set(hand)
@@ -78,7 +81,9 @@ async def test_rummy_started_early_and_a_meld_dropped_at_once(pages, server):
     ids = await a.evaluate(
         """faces => { const s = window.__cardtable.state;
         return faces.map(f => [...s.view.values()].find(o => o.face === f && o.parent &&
-          o.parent.startsWith('hand')).id); }""", run)
+          o.parent.startsWith('hand')).id); }""",
+        run,
+    )
     for cid in ids:
         await a.click(f"[data-id='{cid}']", modifiers=["Control"])
     await wait_js(a, "s.selected.length === 3")
@@ -95,8 +100,9 @@ async def test_rummy_started_early_and_a_meld_dropped_at_once(pages, server):
         return true; }""")
     assert sent
     await a.mouse.up()
-    await wait_js(a, "s.game.view.melds.some(m => m.length === 3 && arg.every(c => m.includes(c)))",
-                  run)
+    await wait_js(
+        a, "s.game.view.melds.some(m => m.length === 3 && arg.every(c => m.includes(c)))", run
+    )
     assert await a.evaluate("window.__ops") == ["move_many"]
     await wait_js(a, "s.log.some(l => l.startsWith('Ana melded'))")
     await settled(a)

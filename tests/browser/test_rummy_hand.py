@@ -59,8 +59,7 @@ async def drop_on(page: Any, faces: list[str], target: str) -> None:
     for face in faces:
         await page.click(hand_card(face), modifiers=["Control"])
     await wait_js(page, "s.selected.length === arg", len(faces))
-    await drag(page, await center(page, hand_card(faces[0])),
-               await center(page, target))
+    await drag(page, await center(page, hand_card(faces[0])), await center(page, target))
 
 
 async def test_ana_goes_rummy_and_the_sheet_shows_the_engine_score(pages, server):
@@ -77,24 +76,29 @@ async def test_ana_goes_rummy_and_the_sheet_shows_the_engine_score(pages, server
 
     deal = stacked_deal()
     await server.app[ROOMS_KEY].set_game_state(code, ENGINE.dump(deal))
-    await wait_js(a, "JSON.stringify(s.game.view.hand) === arg && s.game.view.turn === 0 && "
-                     "s.game.controls.some(c => c.action.type === 'draw')",
-                  json.dumps(list(deal.hands[0])).replace(" ", ""))
+    await wait_js(
+        a,
+        "JSON.stringify(s.game.view.hand) === arg && s.game.view.turn === 0 && "
+        "s.game.controls.some(c => c.action.type === 'draw')",
+        json.dumps(list(deal.hands[0])).replace(" ", ""),
+    )
 
     # The draw: the stock's top card dragged into the hand.
     stock_top = next(o for o in (await dump(a))["objects"] if o["id"] == "stock")["cards"][-1]
-    await drag(a, await center(a, f"[data-id='{stock_top}']"),
-               await center(a, hand_card("S3")))
-    await wait_js(a, "s.game.view.hand.length === 11 && s.game.view.hand.includes(arg)",
-                  FIRST_DRAW)
+    await drag(a, await center(a, f"[data-id='{stock_top}']"), await center(a, hand_card("S3")))
+    await wait_js(a, "s.game.view.hand.length === 11 && s.game.view.hand.includes(arg)", FIRST_DRAW)
 
     # Two melds, each a selection dropped on "New meld".
     await drop_on(a, RUN, "[data-id=newmeld]")
-    await wait_js(a, "s.game.view.melds.length === 1 && s.game.view.melds[0].join() === arg",
-                  ",".join(RUN))
+    await wait_js(
+        a, "s.game.view.melds.length === 1 && s.game.view.melds[0].join() === arg", ",".join(RUN)
+    )
     await drop_on(a, SEVENS, "[data-id=newmeld]")
-    await wait_js(a, "s.game.view.melds.length === 2 && "
-                     "[...s.game.view.melds[1]].sort().join() === arg", ",".join(sorted(SEVENS)))
+    await wait_js(
+        a,
+        "s.game.view.melds.length === 2 && [...s.game.view.melds[1]].sort().join() === arg",
+        ",".join(sorted(SEVENS)),
+    )
     assert (await dump(a))["game"]["view"]["hand"] == [LAST]
 
     # The last card onto the discard pile: it goes face down and the hand is over.
@@ -116,28 +120,34 @@ async def test_ana_goes_rummy_and_the_sheet_shows_the_engine_score(pages, server
     sheet = a.locator("[data-testid=game-sheet]")
     await sheet.wait_for()
     assert await sheet.locator("h2").text_content() == "Hand over"
-    assert await sheet.locator("[data-testid=sheet-status]").text_content() == \
-        "Ana went rummy and scores 88"
+    assert (
+        await sheet.locator("[data-testid=sheet-status]").text_content()
+        == "Ana went rummy and scores 88"
+    )
     rows = sheet.locator("[data-testid=score-row]")
     assert await rows.count() == 1
     cells = await rows.first.locator("td").all_text_contents()
     assert cells == ["Hand 1 (rummy)", str(result.points), "0"]
     for player, total in enumerate(state.scores):
-        assert await sheet.locator(f"[data-testid=score-total-{player}]").text_content() == \
-            str(total)
-    assert await sheet.locator("[data-testid=scoreboard-note]").text_content() == \
-        "First to 100; the highest total wins"
+        assert await sheet.locator(f"[data-testid=score-total-{player}]").text_content() == str(
+            total
+        )
+    assert (
+        await sheet.locator("[data-testid=scoreboard-note]").text_content()
+        == "First to 100; the highest total wins"
+    )
     bot = sheet.locator("[data-testid=reveal-player-1]")
     shown = await bot.locator("[data-face]").evaluate_all("els => els.map(e => e.dataset.face)")
     assert sorted(shown) == sorted(HAND_BOT)
     assert await sheet.locator("[data-testid=reveal-points-1]").text_content() == "44"
     assert await sheet.locator("[data-testid=reveal-points-0]").text_content() == "0"
-    assert await sheet.locator("[data-testid=reveal-note-0]").text_content() == \
-        "went rummy: scores 88 (doubled)"
+    assert (
+        await sheet.locator("[data-testid=reveal-note-0]").text_content()
+        == "went rummy: scores 88 (doubled)"
+    )
     assert await sheet.locator("[data-testid=sheet-control][data-type=next_hand]").is_visible()
     # The score button in the game bar carries the totals too.
     bot_name = next(p["name"] for p in (await dump(a))["players"] if p["bot"])
-    assert await a.locator("[data-testid=game-scores]").text_content() == \
-        f"Ana 88 · {bot_name} 0"
+    assert await a.locator("[data-testid=game-scores]").text_content() == f"Ana 88 · {bot_name} 0"
     await settled(a)
     await shot(a, "rummy-score")

@@ -102,8 +102,9 @@ async def test_block_stops_challenges_and_warns_before_joining_their_table(pages
     ben = a.locator("[data-testid=lobby-player]", has_text="Ben")
     await ben.wait_for()
     await ben.locator("[data-testid=block-player]").click()
-    await a.wait_for_selector("[data-testid=lobby-player]:has-text('Ben') "
-                              "[data-testid=block-player][aria-pressed=true]")
+    await a.wait_for_selector(
+        "[data-testid=lobby-player]:has-text('Ben') [data-testid=block-player][aria-pressed=true]"
+    )
 
     # Ben can't challenge her: he is told so (not why: a block isn't announced to the blocked),
     # and no invitation reaches Ana.
@@ -124,7 +125,8 @@ async def test_block_stops_challenges_and_warns_before_joining_their_table(pages
     warn = a.locator("[data-testid=confirm]")
     await warn.wait_for()
     assert "This table has a player that you have blocked, perhaps under another name." in (
-        await warn.text_content())
+        await warn.text_content()
+    )
     await settled(a)
     await shot(a, "blocked-warning")
     await a.click("[data-testid=confirm-ok]")
@@ -195,11 +197,14 @@ async def test_an_unanswered_challenge_expires_on_both_pages(browser, redis_serv
         ben = a.locator("[data-testid=lobby-player]", has_text="Ben")
         await ben.locator("[data-testid=challenge-player]").click()
         await b.locator("[data-testid=challenged]").wait_for()
-        await a.locator("[data-testid=challenge-status]",
-                        has_text="didn't answer in time: the challenge expired").wait_for()
+        await a.locator(
+            "[data-testid=challenge-status]",
+            has_text="didn't answer in time: the challenge expired",
+        ).wait_for()
         await b.locator("[data-testid=challenged]").wait_for(state="detached")
         assert "The challenge from Ana expired." in (
-            await b.locator("[data-testid=challenge-status]").text_content())
+            await b.locator("[data-testid=challenge-status]").text_content()
+        )
         await settled(a)
         await shot(a, "challenge-expired")
     finally:

@@ -64,8 +64,9 @@ async def test_spades_for_four_through_the_generic_ui(pages):
     g = await game(a)
     assert g["name"] == "spades" and g["waiting"]
     assert g["options"] == {"target": 200, "blind_nil": True}
-    await a.locator("[data-testid=game-status]",
-                    has_text="Waiting for players: 1 of 4 seated").wait_for()
+    await a.locator(
+        "[data-testid=game-status]", has_text="Waiting for players: 1 of 4 seated"
+    ).wait_for()
 
     # Ben joins; only the host may seat computers, in the empty seats.
     b = await pages.open(f"/r/{code}?name=Ben")
@@ -93,8 +94,12 @@ async def test_spades_for_four_through_the_generic_ui(pages):
     assert ben_on_a["x"] + ben_on_a["width"] < felt["x"] + 0.25 * felt["width"]
     for p in (a, b):
         assert await p.locator("[data-testid=other-hand]").count() == 3
-    assert await a.locator("[data-testid=other-hand][data-player='1'] "
-                           "[data-testid=other-hand-name]").text_content() == "Ben · 13 cards"
+    assert (
+        await a.locator(
+            "[data-testid=other-hand][data-player='1'] [data-testid=other-hand-name]"
+        ).text_content()
+        == "Ben · 13 cards"
+    )
 
     # Bidding: the bid pad shows on the page whose turn it is, with the bids the server allows.
     shots = 0
@@ -142,7 +147,8 @@ async def test_spades_for_four_through_the_generic_ui(pages):
             await wait_js(me, "s.pending.length === 0")
             glowing = await me.eval_on_selector_all(
                 "[data-testid=card][data-where=hand].playable",
-                "els => els.map(e => e.dataset.face)")
+                "els => els.map(e => e.dataset.face)",
+            )
             assert sorted(glowing) == faces
             face = faces[0]
             card = f"[data-testid=card][data-where=hand][data-face='{face}']"
@@ -160,10 +166,13 @@ async def test_spades_for_four_through_the_generic_ui(pages):
     for player, face in played.items():
         for p in (a, b):
             # Still on the table (the trick waits a second), or already in the winner's pile.
-            await wait_js(p, "s.game.view.tricks_taken.reduce((x, y) => x + y) === 1 || "
-                             "s.objects.some(o => o.id === arg[0] && o.cards.length === 1 && "
-                             "s.objects.some(c => c.id === o.cards[0] && c.face === arg[1]))",
-                          [f"trick{player}", face])
+            await wait_js(
+                p,
+                "s.game.view.tricks_taken.reduce((x, y) => x + y) === 1 || "
+                "s.objects.some(o => o.id === arg[0] && o.cards.length === 1 && "
+                "s.objects.some(c => c.id === o.cards[0] && c.face === arg[1]))",
+                [f"trick{player}", face],
+            )
     for p in (a, b):
         await wait_js(p, "s.game.view.tricks_taken.reduce((x, y) => x + y) === 1")
         assert await p.evaluate("window.__sawTimer") is True
@@ -177,8 +186,7 @@ async def test_spades_for_four_through_the_generic_ui(pages):
 
     # A spectator on a phone: player 0 at the bottom, all four hands round the table, no
     # controls, nothing to edit.
-    cy = await pages.open(f"/r/{code}?name=Cy", viewport=(390, 844), is_mobile=True,
-                          has_touch=True)
+    cy = await pages.open(f"/r/{code}?name=Cy", viewport=(390, 844), is_mobile=True, has_touch=True)
     await enter_room(cy)
     assert (await dump(cy))["me"]["seat"] is None
     assert (await game(cy))["me"] is None
@@ -210,8 +218,12 @@ async def test_one_person_and_three_computers_play_a_deal_to_the_score_sheet(pag
     # computers bid and play by themselves and the server gathers each trick.
     plays = 0
     for _ in range(400):
-        await wait_js(a, "s.pending.length === 0 && (s.game.controls.length > 0 || "
-                         "['deal_over', 'game_over'].includes(s.game.phase))", timeout=30_000)
+        await wait_js(
+            a,
+            "s.pending.length === 0 && (s.game.controls.length > 0 || "
+            "['deal_over', 'game_over'].includes(s.game.phase))",
+            timeout=30_000,
+        )
         g = await game(a)
         if g["phase"] in ("deal_over", "game_over"):
             break

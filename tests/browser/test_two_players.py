@@ -25,7 +25,7 @@ async def test_create_join_drag_and_flip(pages):
     await b.wait_for_selector("[data-testid=seat-0] [data-testid=player-name]:text('Ana')")
 
     # Ana drags the top card of the deck onto the empty table.
-    top = (await dump(a))
+    top = await dump(a)
     deck = next(o for o in top["objects"] if o["id"] == "deck")
     card_id = deck["cards"][-1]
     start = await center(a, f"[data-id='{card_id}']")
@@ -34,8 +34,11 @@ async def test_create_join_drag_and_flip(pages):
     # Optimistic: Ana's view moved at once; then both converge on the server's answer.
     await wait_js(a, "s.objects.some(o => o.id === arg && o.parent === null)", card_id)
     for p in (a, b):  # the server's answer reaches each page in its own time
-        await wait_js(p, "s.server.some(o => o.id === arg && o.parent === null"
-                      " && o.x > 200 && o.x < 300)", card_id)
+        await wait_js(
+            p,
+            "s.server.some(o => o.id === arg && o.parent === null && o.x > 200 && o.x < 300)",
+            card_id,
+        )
     b_obj = next(o for o in (await dump(b))["server"] if o["id"] == card_id)
     a_obj = next(o for o in (await dump(a))["server"] if o["id"] == card_id)
     assert (a_obj["x"], a_obj["y"]) == (b_obj["x"], b_obj["y"])
@@ -45,7 +48,8 @@ async def test_create_join_drag_and_flip(pages):
     await b.wait_for_function(  # the glide into place (slower on a loaded machine)
         """([id, x, y]) => { const r = document.querySelector(`[data-id='${id}']`)
             .getBoundingClientRect(); return Math.abs(r.x - x) < 3 && Math.abs(r.y - y) < 3; }""",
-        arg=[card_id, bx, by])
+        arg=[card_id, bx, by],
+    )
 
     # Double-click flips it for everyone.
     await a.dblclick(f"[data-id='{card_id}']")
@@ -68,10 +72,15 @@ async def test_create_join_drag_and_flip(pages):
     # Drop a second card on the first: they form a pile, with its count shown.
     deck = next(o for o in (await dump(a))["objects"] if o["id"] == "deck")
     second = deck["cards"][-1]
-    await drag(a, await center(a, f"[data-id='{second}']"),
-               await center(a, f"[data-id='{card_id}']"))
-    await wait_js(b, """s.server.some(o => o.t === 'stack' && o.cards.length === 2
-        && o.cards.includes(arg))""", card_id)
+    await drag(
+        a, await center(a, f"[data-id='{second}']"), await center(a, f"[data-id='{card_id}']")
+    )
+    await wait_js(
+        b,
+        """s.server.some(o => o.t === 'stack' && o.cards.length === 2
+        && o.cards.includes(arg))""",
+        card_id,
+    )
     pile = next(o for o in (await dump(b))["server"] if o["t"] == "stack" and card_id in o["cards"])
     await b.wait_for_selector(f"[data-testid=stack-count][data-stack='{pile['id']}']:text('2')")
     await b.wait_for_selector("[data-testid=stack-count][data-stack=deck]:text('50')")
@@ -106,8 +115,14 @@ async def test_deal_hands_show_only_own_faces(pages):
     sa, sb = await dump(a), await dump(b)
     hand_a = next(o for o in sa["server"] if o["id"] == "hand0")["cards"]
     hand_b = next(o for o in sb["server"] if o["id"] == "hand1")["cards"]
-    faces = lambda s: {o["id"]: o["face"] for o in s["objects"] + s["server"]  # noqa: E731
-                       if o["t"] == "card" and "face" in o}
+
+    def faces(s: dict) -> dict:
+        return {
+            o["id"]: o["face"]
+            for o in s["objects"] + s["server"]
+            if o["t"] == "card" and "face" in o
+        }
+
     faces_a, faces_b = faces(sa), faces(sb)
     assert set(hand_a) == set(faces_a) and set(hand_b) == set(faces_b)
     # Nothing about the other seat's faces anywhere in the page: not the DOM, not the JS state.
@@ -128,8 +143,11 @@ async def test_deal_hands_show_only_own_faces(pages):
     # Reorder Ana's hand: drag the first card to the end.
     first = hand_a[0]
     last_box = await a.locator(f"[data-id='{hand_a[-1]}']").bounding_box()
-    await drag(a, await center(a, f"[data-id='{first}']"),
-               (last_box["x"] + last_box["width"] + 10, last_box["y"] + last_box["height"] / 2))
+    await drag(
+        a,
+        await center(a, f"[data-id='{first}']"),
+        (last_box["x"] + last_box["width"] + 10, last_box["y"] + last_box["height"] / 2),
+    )
     await wait_js(a, "s.server.find(o => o.id === 'hand0').cards.slice(-1)[0] === arg", first)
 
     # Ana plays a card from her hand onto the discard pile: it lands face up for everyone, as a
@@ -188,7 +206,8 @@ async def live_drag(pages, shared: list[str]) -> None:
     # Still dragging: Ben's copy follows although nothing is committed yet.
     await b.wait_for_function(
         "([id, x]) => document.querySelector(`[data-id='${id}']`).getBoundingClientRect().x > x",
-        arg=[card, before["x"] + 300])
+        arg=[card, before["x"] + 300],
+    )
     assert next(o for o in (await dump(b))["server"] if o["id"] == card)["parent"] == "deck"
     await a.mouse.up()
     await wait_js(b, "s.server.some(o => o.id === arg && o.parent === null && o.x > 1100)", card)

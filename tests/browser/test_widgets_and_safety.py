@@ -22,10 +22,12 @@ async def add(page, what: str) -> str:
     await page.click("[data-testid=add-menu]")
     await page.click(f"[data-testid=menu-add-{what}]")
     kind = {"chips": "chips", "counter": "counter", "die": "die", "label": "label"}[what]
-    await wait_js(page, "s.server.some(o => o.t === arg[0] && !arg[1].includes(o.id))",
-                  [kind, sorted(before)])
-    return next(o["id"] for o in (await dump(page))["server"]
-                if o["t"] == kind and o["id"] not in before)
+    await wait_js(
+        page, "s.server.some(o => o.t === arg[0] && !arg[1].includes(o.id))", [kind, sorted(before)]
+    )
+    return next(
+        o["id"] for o in (await dump(page))["server"] if o["t"] == kind and o["id"] not in before
+    )
 
 
 async def test_chips_counters_and_dice(pages):
@@ -75,6 +77,7 @@ async def test_user_text_is_rendered_as_text(pages):
     b = await pages.open(None)
     b.on("dialog", lambda d: dialogs.append(d.message))
     from urllib.parse import quote
+
     await b.goto(f"{pages.server.url}/r/{code}?name={quote(nasty)}")
     await enter_room(b)
     name = a.locator("[data-testid=seat-1] [data-testid=player-name]")
@@ -131,8 +134,13 @@ async def test_room_not_found_and_recent_rooms(pages):
 
 async def test_phone_touch(pages):
     a, b, code = await create_and_join(pages)
-    phone = await pages.open(f"/r/{code}?name=Cy", viewport=(390, 844), has_touch=True,
-                             is_mobile=True, device_scale_factor=2)
+    phone = await pages.open(
+        f"/r/{code}?name=Cy",
+        viewport=(390, 844),
+        has_touch=True,
+        is_mobile=True,
+        device_scale_factor=2,
+    )
     await enter_room(phone)
     await wait_js(phone, "s.me.seat === 2")
     deck = next(o for o in (await dump(phone))["objects"] if o["id"] == "deck")
@@ -150,8 +158,11 @@ async def test_phone_touch(pages):
 
     await touch("touchStart", *start)
     for i in range(1, 11):
-        await touch("touchMove", start[0] + (end[0] - start[0]) * i / 10,
-                    start[1] + (end[1] - start[1]) * i / 10)
+        await touch(
+            "touchMove",
+            start[0] + (end[0] - start[0]) * i / 10,
+            start[1] + (end[1] - start[1]) * i / 10,
+        )
     await touch("touchEnd", *end)
     await wait_js(phone, "s.server.find(o => o.id === 'hand2').cards.includes(arg)", top)
     await a.wait_for_selector("[data-testid=hand-count-2]:text('1')")
@@ -168,12 +179,27 @@ async def test_phone_touch(pages):
     # Two fingers spread apart zoom the table in around them.
     width0 = (await phone.locator(f"[data-id='{nxt}']").bounding_box())["width"]
     mid = (195, 420)
-    await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [
-        {"x": mid[0] - 20, "y": mid[1], "id": 1}, {"x": mid[0] + 20, "y": mid[1], "id": 2}]})
+    await cdp.send(
+        "Input.dispatchTouchEvent",
+        {
+            "type": "touchStart",
+            "touchPoints": [
+                {"x": mid[0] - 20, "y": mid[1], "id": 1},
+                {"x": mid[0] + 20, "y": mid[1], "id": 2},
+            ],
+        },
+    )
     for i in range(1, 9):
-        await cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
-            {"x": mid[0] - 20 - 12 * i, "y": mid[1], "id": 1},
-            {"x": mid[0] + 20 + 12 * i, "y": mid[1], "id": 2}]})
+        await cdp.send(
+            "Input.dispatchTouchEvent",
+            {
+                "type": "touchMove",
+                "touchPoints": [
+                    {"x": mid[0] - 20 - 12 * i, "y": mid[1], "id": 1},
+                    {"x": mid[0] + 20 + 12 * i, "y": mid[1], "id": 2},
+                ],
+            },
+        )
     await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     await phone.wait_for_function("() => window.__cardtable.room.r.geom.vp.zoom > 2")
     await settled(phone)
@@ -185,7 +211,8 @@ async def test_phone_touch(pages):
     # The players panel opens from the top bar on a narrow screen.
     await phone.click("[data-testid=panel-toggle]")
     await phone.wait_for_function(
-        "() => document.querySelector('.room').classList.contains('panel-open')")
+        "() => document.querySelector('.room').classList.contains('panel-open')"
+    )
     await settled(phone)
     await shot(phone, "phone-panel")
     name = phone.locator("[data-testid=seat-2] [data-testid=player-name]")

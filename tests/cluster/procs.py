@@ -15,9 +15,16 @@ from server.store.embedded import free_port
 
 
 class ServerProcess:
-    def __init__(self, *, redis_url: str | None = None, data_dir: Path | None = None,
-                 port: int | None = None, grace: float = 120.0, heartbeat: float = 0.5,
-                 log_path: Path | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        redis_url: str | None = None,
+        data_dir: Path | None = None,
+        port: int | None = None,
+        grace: float = 120.0,
+        heartbeat: float = 0.5,
+        log_path: Path | None = None,
+    ) -> None:
         self.redis_url = redis_url
         self.data_dir = data_dir
         self.port = port or free_port()
@@ -31,21 +38,37 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     async def start(self, timeout: float = 20.0) -> ServerProcess:
-        args = [sys.executable, "-m", "server", "serve", "--port", str(self.port),
-                "--grace", str(self.grace), "--heartbeat", str(self.heartbeat),
-                "--log-level", "warning",
-                # Every test client is 127.0.0.1 and the limits are counted in the shared Redis;
-                # the limits have tests of their own.
-                "--joins-per-minute", "100000", "--ops-per-second", "100000",
-                "--ops-burst", "100000"]
+        args = [
+            sys.executable,
+            "-m",
+            "server",
+            "serve",
+            "--port",
+            str(self.port),
+            "--grace",
+            str(self.grace),
+            "--heartbeat",
+            str(self.heartbeat),
+            "--log-level",
+            "warning",
+            # Every test client is 127.0.0.1 and the limits are counted in the shared Redis;
+            # the limits have tests of their own.
+            "--joins-per-minute",
+            "100000",
+            "--ops-per-second",
+            "100000",
+            "--ops-burst",
+            "100000",
+        ]
         if self.redis_url:
             args += ["--redis-url", self.redis_url]
         if self.data_dir:
             args += ["--data-dir", str(self.data_dir)]
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
         out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
-        self.proc = subprocess.Popen(args, env=env, stdout=out, stderr=out,
-                                     stdin=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            args, env=env, stdout=out, stderr=out, stdin=subprocess.DEVNULL
+        )
         deadline = asyncio.get_running_loop().time() + timeout
         async with aiohttp.ClientSession() as http:
             while True:
@@ -77,9 +100,10 @@ class ServerProcess:
 
 
 async def create_room(url: str, template: str = "standard") -> str:
-    async with aiohttp.ClientSession() as http, http.post(
-        f"{url}/api/rooms", json={"template": template}
-    ) as r:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{url}/api/rooms", json={"template": template}) as r,
+    ):
         assert r.status == 201, await r.text()
         return str((await r.json())["code"])
 

@@ -35,15 +35,18 @@ def _ana_moves(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any
 
 async def test_a_computer_waits_its_pause_with_two_processes_following(redis_server, tmp_path):
     delay = Config().bot_delay_seconds  # what `cardtable serve` uses
-    procs = [ServerProcess(redis_url=redis_server.url, log_path=tmp_path / f"s{i}.log")
-             for i in range(2)]
+    procs = [
+        ServerProcess(redis_url=redis_server.url, log_path=tmp_path / f"s{i}.log") for i in range(2)
+    ]
     await asyncio.gather(*(p.start() for p in procs))
     store = RedisStore(redis_server.url)
     clients: list[TableClient] = []
     try:
         room = {"game": "gin_rummy", "options": {"target": 500}}
-        async with aiohttp.ClientSession() as http, http.post(f"{procs[0].url}/api/rooms",
-                                                               json=room) as r:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(f"{procs[0].url}/api/rooms", json=room) as r,
+        ):
             code = str((await r.json())["code"])
         ana = await TableClient(procs[0].url).connect()
         spec = await TableClient(procs[1].url).connect()
@@ -59,21 +62,30 @@ async def test_a_computer_waits_its_pause_with_two_processes_following(redis_ser
 
         rng = random.Random(5)
         while sum(line.startswith("Computer") for _, line in lines) < COMPUTER_MOVES:
-            await ana.wait_for(lambda: ana.game is not None and not ana.game["waiting"] and (
-                bool(ana.game["legal"]) or ana.game["phase"] == "game_over"), timeout=30)
+            await ana.wait_for(
+                lambda: (
+                    ana.game is not None
+                    and not ana.game["waiting"]
+                    and (bool(ana.game["legal"]) or ana.game["phase"] == "game_over")
+                ),
+                timeout=30,
+            )
             await read_log()
             game = ana.game
             assert game is not None and game["phase"] != "game_over"
-            action = ({"type": "next_hand"} if game["phase"] == "hand_over"
-                      else _ana_moves(game["legal"], rng))
+            action = (
+                {"type": "next_hand"}
+                if game["phase"] == "hand_over"
+                else _ana_moves(game["legal"], rng)
+            )
             await ana.request("game", {"action": action})
         ordered = sorted(lines)
         pairs = zip(ordered, ordered[1:], strict=False)
-        late = [(at, line, before) for (before, _), (at, line) in pairs
-                if line.startswith("Computer")]
+        late = [
+            (at, line, before) for (before, _), (at, line) in pairs if line.startswith("Computer")
+        ]
         assert len(late) >= COMPUTER_MOVES
-        early = [(line, round(at - before, 3)) for at, line, before in late
-                 if at < before + delay]
+        early = [(line, round(at - before, 3)) for at, line, before in late if at < before + delay]
         assert not early, f"computer moves sooner than {delay} s after the last commit: {early}"
     finally:
         for c in clients:

@@ -15,8 +15,9 @@ from tests.server.helpers import server_table
 
 @pytest.fixture
 async def quick_server(redis_server):
-    srv = await start_server(make_config(redis_server.url, grace_seconds=1.5,
-                                         heartbeat_seconds=0.2))
+    srv = await start_server(
+        make_config(redis_server.url, grace_seconds=1.5, heartbeat_seconds=0.2)
+    )
     yield srv
     await srv.stop()
 
@@ -131,7 +132,8 @@ async def test_room_creation_is_rate_limited_per_address(private_redis):
 
 
 async def test_a_disconnect_while_the_store_is_down_logs_no_traceback_and_catches_up(
-        private_redis, caplog):
+    private_redis, caplog
+):
     """Players leaving while Redis is unreachable (or its pool is exhausted by a mass
     disconnect) is not a server error: presence is settled by the heartbeat once it is back."""
     from server.app import HANDLERS_KEY
@@ -154,8 +156,11 @@ async def test_a_disconnect_while_the_store_is_down_logs_no_traceback_and_catche
         private_redis.start()
         await a.wait_for(lambda: status_of(a, "Ben") == "reconnecting", timeout=10)
         # Ours only: python-socketio's Redis manager reports the outage at ERROR by itself.
-        bad = [r for r in caplog.records if r.name.startswith("cardtable")
-               and (r.levelno >= logging.ERROR or r.exc_info)]
+        bad = [
+            r
+            for r in caplog.records
+            if r.name.startswith("cardtable") and (r.levelno >= logging.ERROR or r.exc_info)
+        ]
         assert not bad, [f"{r.name}: {r.getMessage()}" for r in bad]
         await a.close()
     finally:

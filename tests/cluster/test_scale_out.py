@@ -41,8 +41,9 @@ def _view(table, seat):
 
 @pytest.fixture
 async def two_servers(redis_server, tmp_path):
-    procs = [ServerProcess(redis_url=redis_server.url, log_path=tmp_path / f"s{i}.log")
-             for i in range(2)]
+    procs = [
+        ServerProcess(redis_url=redis_server.url, log_path=tmp_path / f"s{i}.log") for i in range(2)
+    ]
     await asyncio.gather(*(p.start() for p in procs))
     yield procs
     for p in procs:
@@ -89,7 +90,9 @@ async def test_same_card_on_two_processes_one_wins(redis_server, two_servers):
         ov = (await _table(redis_server.url, code)).objects["deck"].v
         results = await asyncio.gather(
             a.op("move", id="deck", x=100 + i, y=100, ov=ov),
-            b.op("move", id="deck", x=900 + i, y=100, ov=ov), return_exceptions=True)
+            b.op("move", id="deck", x=900 + i, y=100, ov=ov),
+            return_exceptions=True,
+        )
         errors = [r for r in results if isinstance(r, OpFailed)]
         assert len(errors) == 1 and errors[0].code == "conflict", results
     table = await _settle(redis_server.url, code, [a, b])
@@ -101,8 +104,9 @@ async def test_same_card_on_two_processes_one_wins(redis_server, two_servers):
 @pytest.mark.parametrize("store", ["embedded", "external"])
 async def test_kill_9_restart_loses_nothing_and_clients_resync(store, private_redis, tmp_path):
     redis_url = private_redis.url if store == "external" else None
-    srv = ServerProcess(redis_url=redis_url, data_dir=tmp_path / "var",
-                        log_path=tmp_path / "server.log")
+    srv = ServerProcess(
+        redis_url=redis_url, data_dir=tmp_path / "var", log_path=tmp_path / "server.log"
+    )
     await srv.start()
     code = await create_room(srv.url)
     a = await TableClient(srv.url, reconnect=True).connect()
@@ -112,8 +116,14 @@ async def test_kill_9_restart_loses_nothing_and_clients_resync(store, private_re
     await a.op("shuffle", id="deck")
     acked = []
     for i in range(30):
-        acked.append((await a.op("take" if i % 2 else "move", **(
-            {"id": "deck"} if i % 2 else {"id": "deck", "x": i * 10, "y": 50})))["v"])
+        acked.append(
+            (
+                await a.op(
+                    "take" if i % 2 else "move",
+                    **({"id": "deck"} if i % 2 else {"id": "deck", "x": i * 10, "y": 50}),
+                )
+            )["v"]
+        )
     hand_before = a.hand()
     srv.kill()
     await asyncio.sleep(0.3)

@@ -23,10 +23,12 @@ async def test_images_are_sniffed_capped_and_served_typed(server, make_client):
     await guest.join(code, "Guest", seat=1)
     url = f"{server.url}/api/rooms/{code}/images"
     async with aiohttp.ClientSession() as http:
+
         async def post(data: bytes, token: str | None, **kw: object) -> tuple[int, dict]:
             headers = {"X-Player-Token": token} if token else {}
-            async with http.post(url, data=data, headers={**headers, "Content-Type":
-                                 "image/png"}, **kw) as r:
+            async with http.post(
+                url, data=data, headers={**headers, "Content-Type": "image/png"}, **kw
+            ) as r:
                 return r.status, await r.json()
 
         for body, kind in [(PNG, "image/png"), (JPEG, "image/jpeg"), (WEBP, "image/webp")]:
@@ -74,8 +76,7 @@ async def test_game_file_round_trip_through_http_and_library(server, make_client
         file_url = f"{server.url}/api/rooms/{code}/game-file"
         async with http.get(file_url, headers={"X-Player-Token": guest.token}) as r:
             assert r.status == 403
-        async with http.get(f"{file_url}?positions=1",
-                            headers={"X-Player-Token": host.token}) as r:
+        async with http.get(f"{file_url}?positions=1", headers={"X-Player-Token": host.token}) as r:
             assert r.status == 403  # another player is seated: hands stay hidden
         async with http.get(file_url, headers={"X-Player-Token": host.token}) as r:
             assert r.status == 200
@@ -86,19 +87,27 @@ async def test_game_file_round_trip_through_http_and_library(server, make_client
             code2 = (await r.json())["code"]
         host2 = await make_client()
         await host2.join(code2, "Host", seat=0)
-        async with http.get(f"{server.url}/api/rooms/{code2}/game-file",
-                            headers={"X-Player-Token": host2.token}) as r:
+        async with http.get(
+            f"{server.url}/api/rooms/{code2}/game-file", headers={"X-Player-Token": host2.token}
+        ) as r:
             assert await r.json() == first
         bad = {**first, "objects": [*first["objects"], {"kind": "label", "id": "x", "bad": 1}]}
         async with http.post(f"{server.url}/api/rooms", json={"game_file": bad}) as r:
             assert r.status == 400 and "unknown field `bad`" in (await r.json())["message"]
-        async with http.post(f"{server.url}/api/rooms",
-                             json={"game_file": first, "template": "blank"}) as r:
+        async with http.post(
+            f"{server.url}/api/rooms", json={"game_file": first, "template": "blank"}
+        ) as r:
             assert r.status == 400
-        async with http.post(f"{server.url}/api/rooms",
-                             json={"template": "blank", "x": "y" * 20000}) as r:
+        async with http.post(
+            f"{server.url}/api/rooms", json={"template": "blank", "x": "y" * 20000}
+        ) as r:
             assert r.status == 400  # only a game file may be big
-        async with http.post(f"{server.url}/api/decks/parse",
-                             json={"text": '"A, b", red, 2', "format": "list"}) as r:
-            assert (await r.json())["cards"][0] == {"text": "A, b", "color": "red", "count": 2,
-                                                    "image": None}
+        async with http.post(
+            f"{server.url}/api/decks/parse", json={"text": '"A, b", red, 2', "format": "list"}
+        ) as r:
+            assert (await r.json())["cards"][0] == {
+                "text": "A, b",
+                "color": "red",
+                "count": 2,
+                "image": None,
+            }

@@ -80,9 +80,19 @@ def test_the_board_cannot_be_moved_or_deleted():
 
 def test_custom_deck_faces_are_hidden_like_any_card():
     t = room()
-    op = O.parse_op({"op": "create", "kind": "deck", "x": 5, "y": 5, "back": "b" * 64,
-                     "cards": [{"text": "Draw 2, then skip", "color": "red", "count": 3},
-                               {"text": "", "image": "c" * 64}]})
+    op = O.parse_op(
+        {
+            "op": "create",
+            "kind": "deck",
+            "x": 5,
+            "y": 5,
+            "back": "b" * 64,
+            "cards": [
+                {"text": "Draw 2, then skip", "color": "red", "count": 3},
+                {"text": "", "image": "c" * 64},
+            ],
+        }
+    )
     t = run(t, TableOp("p0", op))
     deck = next(o for o in t.objects.values() if isinstance(o, Stack) and len(o.cards) == 4)
     cards = [t.objects[c] for c in deck.cards]
@@ -96,8 +106,17 @@ def test_custom_deck_faces_are_hidden_like_any_card():
 
 def test_custom_deck_caps_and_validation():
     t = room()
-    refused(t, TableOp("p0", O.Create(kind="deck", cards=[
-        O.CardSpec(text="x", count=300), O.CardSpec(text="y", count=201)])), "limit")
+    refused(
+        t,
+        TableOp(
+            "p0",
+            O.Create(
+                kind="deck",
+                cards=[O.CardSpec(text="x", count=300), O.CardSpec(text="y", count=201)],
+            ),
+        ),
+        "limit",
+    )
     with pytest.raises(CardtableError):
         O.parse_op({"op": "create", "kind": "deck", "cards": [{"text": "x", "evil": 1}]})
     with pytest.raises(CardtableError):
@@ -107,11 +126,18 @@ def test_custom_deck_caps_and_validation():
 def test_list_and_csv_parsers():
     cards = parse_list('"Draw 2, then skip", red, 2\n# a comment\n\nWild\nSkip, blue')
     assert [(c.text, c.color, c.count) for c in cards] == [
-        ("Draw 2, then skip", "red", 2), ("Wild", "", 1), ("Skip", "blue", 1)]
+        ("Draw 2, then skip", "red", 2),
+        ("Wild", "", 1),
+        ("Skip", "blue", 1),
+    ]
     csv_cards = parse_csv('count,text,colour\n3,"He said ""hi"", twice",green\n')
     assert [(c.text, c.color, c.count) for c in csv_cards] == [('He said "hi", twice', "green", 3)]
-    for bad, what in [("a, red, many", "count"), ("a, Red!, 2", "colour"), ("a,b,1,2", "quote"),
-                      ("x, red, 501", "count")]:
+    for bad, what in [
+        ("a, red, many", "count"),
+        ("a, Red!, 2", "colour"),
+        ("a,b,1,2", "quote"),
+        ("x, red, 501", "count"),
+    ]:
         with pytest.raises(CardtableError, match=what):
             parse_list(bad)
     with pytest.raises(CardtableError, match="at most 500"):
@@ -128,9 +154,17 @@ def with_button(t: Table, steps: list[object]) -> Table:
 
 def test_a_press_runs_every_step_in_one_version():
     t = run(room(), TableOp("p0", O.Deal(id="deck", n=2)))
-    t = with_button(t, [Gather(to="deck", hands=True, loose=True), ShuffleStep(id="deck"),
-                        DealStep(id="deck", n=5), DealStep(id="deck", n=1, to="discard", up=True),
-                        CounterStep(id="n1", delta=1), ChipsStep(id="k1", to="k2", all=True)])
+    t = with_button(
+        t,
+        [
+            Gather(to="deck", hands=True, loose=True),
+            ShuffleStep(id="deck"),
+            DealStep(id="deck", n=5),
+            DealStep(id="deck", n=1, to="discard", up=True),
+            CounterStep(id="n1", delta=1),
+            ChipsStep(id="k1", to="k2", all=True),
+        ],
+    )
     v = t.version
     done = run(t, TableOp("p3", O.Press(id="btn")))
     assert done.version == v + 1
@@ -141,31 +175,47 @@ def test_a_press_runs_every_step_in_one_version():
     assert isinstance(top, Card) and top.up
     assert done.objects["n1"].value == 5 and done.objects["k2"].count == 25  # type: ignore[union-attr]
     assert sorted(c.face for c in done.objects.values() if isinstance(c, Card)) == sorted(
-        c.face for c in t.objects.values() if isinstance(c, Card))
+        c.face for c in t.objects.values() if isinstance(c, Card)
+    )
 
 
 def test_a_press_whose_third_step_fails_changes_nothing():
-    t = with_button(room(), [ShuffleStep(id="deck"), DealStep(id="deck", n=5),
-                             DealStep(id="deck", n=40)])  # 20 dealt, 32 left: step 3 fails
+    t = with_button(
+        room(), [ShuffleStep(id="deck"), DealStep(id="deck", n=5), DealStep(id="deck", n=40)]
+    )  # 20 dealt, 32 left: step 3 fails
     err = refused(t, TableOp("p1", O.Press(id="btn")), "invalid_move")
     assert err.message.startswith("Step 3 (deal) of the button 'Reset' failed")
     assert t.version == 0
-    missing = with_button(room(), [ShuffleStep(id="deck"), CounterStep(id="n1", delta=1),
-                                   ShuffleStep(id="nope")])
-    assert "Step 3 (shuffle)" in refused(missing, TableOp("p1", O.Press(id="btn")),
-                                          "unknown_object").message
+    missing = with_button(
+        room(), [ShuffleStep(id="deck"), CounterStep(id="n1", delta=1), ShuffleStep(id="nope")]
+    )
+    assert (
+        "Step 3 (shuffle)"
+        in refused(missing, TableOp("p1", O.Press(id="btn")), "unknown_object").message
+    )
     refused(t, TableOp("p9", O.Press(id="btn")), "not_seated")
 
 
 def test_buttons_are_created_and_edited_by_editors_only():
     t = room()
-    payload = {"op": "create", "kind": "button", "label": "Go",
-               "steps": [{"do": "shuffle", "id": "deck"}]}
+    payload = {
+        "op": "create",
+        "kind": "button",
+        "label": "Go",
+        "steps": [{"do": "shuffle", "id": "deck"}],
+    }
     refused(t, TableOp("p1", O.parse_op(payload)), "forbidden")
     t = run(t, TableOp("p0", O.parse_op(payload)))
     bid = next(o.id for o in t.objects.values() if isinstance(o, Button))
-    t = run(t, TableOp("p0", O.parse_op({"op": "update", "id": bid, "steps": [
-        {"do": "counter", "id": "n1", "value": 9}]})))
+    t = run(
+        t,
+        TableOp(
+            "p0",
+            O.parse_op(
+                {"op": "update", "id": bid, "steps": [{"do": "counter", "id": "n1", "value": 9}]}
+            ),
+        ),
+    )
     assert run(t, TableOp("p2", O.Press(id=bid))).objects["n1"].value == 9  # type: ignore[union-attr]
     with pytest.raises(CardtableError):  # steps are data: unknown kinds are refused
         O.parse_op({**payload, "steps": [{"do": "exec", "code": "rm -rf /"}]})
@@ -191,8 +241,12 @@ def test_export_import_export_is_equal_and_hides_hands():
 def test_images_travel_with_the_file():
     digest = hashlib.sha256(PNG).hexdigest()
     t = room()
-    t = run(t, TableOp("p0", O.Create(kind="deck", back=digest,
-                                      cards=[O.CardSpec(text="A", image=digest)])))
+    t = run(
+        t,
+        TableOp(
+            "p0", O.Create(kind="deck", back=digest, cards=[O.CardSpec(text="A", image=digest)])
+        ),
+    )
     f = export_game(t, {digest: PNG})
     assert f["images"] == {digest: base64.b64encode(PNG).decode()}
     assert load_game(f).images == {digest: PNG}
@@ -200,9 +254,14 @@ def test_images_travel_with_the_file():
 
 
 def test_a_v0_file_is_upgraded():
-    v0 = {"version": 0, "name": "Old", "seats": 2,
-          "decks": [{"x": 1, "y": 2, "label": "Draw", "faces": ["H1", "S13"]}],
-          "counters": [{"label": "Score", "value": 4}], "labels": [{"text": "hi"}]}
+    v0 = {
+        "version": 0,
+        "name": "Old",
+        "seats": 2,
+        "decks": [{"x": 1, "y": 2, "label": "Draw", "faces": ["H1", "S13"]}],
+        "counters": [{"label": "Score", "value": 4}],
+        "labels": [{"text": "hi"}],
+    }
     t = build_table(load_game(v0), "Z", 0.0)
     assert t.seats == 2 and t.objects["board"].title == "Old"  # type: ignore[union-attr]
     assert sorted(t.objects[c].face for c in t.objects["deck1"].cards) == ["H1", "S13"]  # type: ignore[union-attr]
@@ -217,23 +276,39 @@ def _file(**over: object) -> dict[str, object]:
     return base
 
 
-@pytest.mark.parametrize(("bad", "says"), [
-    ("not a dict", "JSON object"),
-    (_file(version=7), "version 7"),
-    (_file(version="1"), "whole number"),
-    (_file(seats="four"), "seats"),
-    (_file(objects=[{"kind": "pile", "id": "p", "cards": [{"face": "H1", "count": 10**9}]}]),
-     "count"),
-    (_file(objects=[{"kind": "pile", "id": f"p{i}", "cards": [{"face": "H1", "count": 500}]}
-                    for i in range(4)]), "at most 1500"),
-    (_file(objects=[{"kind": "label", "id": f"l{i}"} for i in range(1600)]), "at most 1500"),
-    (_file(objects=[{"kind": "label", "id": "x", "evil": True}]), "unknown field `evil`"),
-    (_file(surprise=1), "unknown field `surprise`"),
-    (_file(objects=[{"kind": "pile", "id": "a"}, {"kind": "label", "id": "a"}]), "used twice"),
-    (_file(objects=[{"kind": "button", "id": "b", "steps": [{"do": "shuffle", "id": "gone"}]}]),
-     "'gone'"),
-    (_file(objects=[{"kind": "card", "image": "d" * 64}]), "not in 'images'"),
-])
+@pytest.mark.parametrize(
+    ("bad", "says"),
+    [
+        ("not a dict", "JSON object"),
+        (_file(version=7), "version 7"),
+        (_file(version="1"), "whole number"),
+        (_file(seats="four"), "seats"),
+        (
+            _file(objects=[{"kind": "pile", "id": "p", "cards": [{"face": "H1", "count": 10**9}]}]),
+            "count",
+        ),
+        (
+            _file(
+                objects=[
+                    {"kind": "pile", "id": f"p{i}", "cards": [{"face": "H1", "count": 500}]}
+                    for i in range(4)
+                ]
+            ),
+            "at most 1500",
+        ),
+        (_file(objects=[{"kind": "label", "id": f"l{i}"} for i in range(1600)]), "at most 1500"),
+        (_file(objects=[{"kind": "label", "id": "x", "evil": True}]), "unknown field `evil`"),
+        (_file(surprise=1), "unknown field `surprise`"),
+        (_file(objects=[{"kind": "pile", "id": "a"}, {"kind": "label", "id": "a"}]), "used twice"),
+        (
+            _file(
+                objects=[{"kind": "button", "id": "b", "steps": [{"do": "shuffle", "id": "gone"}]}]
+            ),
+            "'gone'",
+        ),
+        (_file(objects=[{"kind": "card", "image": "d" * 64}]), "not in 'images'"),
+    ],
+)
 def test_hostile_files_are_refused_naming_the_problem(bad, says):
     with pytest.raises(CardtableError) as info:
         load_game(bad)
@@ -242,8 +317,10 @@ def test_hostile_files_are_refused_naming_the_problem(bad, says):
 
 def _with_image(data: bytes) -> dict[str, object]:
     digest = hashlib.sha256(data).hexdigest()
-    return _file(images={digest: base64.b64encode(data).decode()},
-                 objects=[{"kind": "card", "image": digest}])
+    return _file(
+        images={digest: base64.b64encode(data).decode()},
+        objects=[{"kind": "card", "image": digest}],
+    )
 
 
 def test_hostile_images_in_files():
@@ -271,8 +348,9 @@ def test_each_library_game_loads_and_its_buttons_work(name):
     t.players["p1"] = seated_table().players["p1"]
     for b in [o for o in t.objects.values() if isinstance(o, Button)]:
         t = run(t, TableOp("p0", O.Press(id=b.id)))
-    assert export_game(build_table(load_game(export_game(t, {})), "X", 0.0), {}) == \
-        export_game(t, {})
+    assert export_game(build_table(load_game(export_game(t, {})), "X", 0.0), {}) == export_game(
+        t, {}
+    )
 
 
 def test_library_has_the_promised_games():

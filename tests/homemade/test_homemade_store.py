@@ -19,16 +19,28 @@ SVG = b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'
 
 
 def game_file(images: dict[str, bytes], objects: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"format": "cardtable-game", "version": 1, "title": "T", "seats": 2,
-            "images": {hashlib.sha256(b).hexdigest(): base64.b64encode(b).decode()
-                       for b in images.values()},
-            "objects": objects}
+    return {
+        "format": "cardtable-game",
+        "version": 1,
+        "title": "T",
+        "seats": 2,
+        "images": {
+            hashlib.sha256(b).hexdigest(): base64.b64encode(b).decode() for b in images.values()
+        },
+        "objects": objects,
+    }
 
 
 def picture_deck(png: bytes) -> dict[str, Any]:
     sha = hashlib.sha256(png).hexdigest()
-    return {"kind": "pile", "id": "deck", "x": 100, "y": 100, "holder": True,
-            "cards": [{"text": "Picture", "image": sha, "count": 3, "back": sha}]}
+    return {
+        "kind": "pile",
+        "id": "deck",
+        "x": 100,
+        "y": 100,
+        "holder": True,
+        "cards": [{"text": "Picture", "image": sha, "count": 3, "back": sha}],
+    }
 
 
 async def room_and_image_keys(redis: Any) -> set[bytes]:
@@ -44,11 +56,25 @@ async def test_a_refused_game_file_leaves_no_room_and_no_images(server):
     sha = hashlib.sha256(PNG).hexdigest()
     refused = [  # (file, what the refusal names)
         # Valid images, then a fault further on: the images were decoded, but nothing is stored.
-        ({**good, "objects": [picture_deck(PNG), {"kind": "label", "id": "x", "evil": 1}]},
-         "unknown field `evil`"),
-        ({**good, "objects": [picture_deck(PNG), {"kind": "button", "id": "b", "label": "B",
-                                                  "steps": [{"do": "shuffle", "id": "nope"}]}]},
-         "names 'nope'"),
+        (
+            {**good, "objects": [picture_deck(PNG), {"kind": "label", "id": "x", "evil": 1}]},
+            "unknown field `evil`",
+        ),
+        (
+            {
+                **good,
+                "objects": [
+                    picture_deck(PNG),
+                    {
+                        "kind": "button",
+                        "id": "b",
+                        "label": "B",
+                        "steps": [{"do": "shuffle", "id": "nope"}],
+                    },
+                ],
+            },
+            "names 'nope'",
+        ),
         ({**good, "seats": 99}, "$.seats"),
         # Hostile images: SVG, a sha256 that doesn't match, not base64.
         (game_file({"svg": SVG}, []), "SVG"),
@@ -65,7 +91,9 @@ async def test_a_refused_game_file_leaves_no_room_and_no_images(server):
             assert r.status == 201, await r.text()  # the same file, fixed, loads
             code = (await r.json())["code"]
     assert await room_and_image_keys(redis) == before | {
-        room_key(code).encode(), image_key(code).encode()}
+        room_key(code).encode(),
+        image_key(code).encode(),
+    }
     assert await redis.hkeys(image_key(code)) == [sha.encode()]
 
 
@@ -87,9 +115,11 @@ async def test_images_expire_with_their_room_and_commits_refresh_them(redis_serv
                 await host.join(code, "Host", seat=0)
                 # An image uploaded later gets the room's TTL too.
                 other = PNG + b"\x06"
-                async with http.post(f"{srv.url}/api/rooms/{code}/images", data=other,
-                                     headers={"X-Player-Token": host.token,
-                                              "Content-Type": "image/png"}) as r:
+                async with http.post(
+                    f"{srv.url}/api/rooms/{code}/images",
+                    data=other,
+                    headers={"X-Player-Token": host.token, "Content-Type": "image/png"},
+                ) as r:
                     assert r.status == 201, await r.text()
                 assert await redis.hlen(images) == 2
                 assert 0 < await redis.pttl(images) <= ttl * 1000

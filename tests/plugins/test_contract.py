@@ -36,8 +36,9 @@ from plugins.simulate import drive, random_legal
 
 CODES = frozenset(STANDARD) | frozenset(JOKERS)
 STEPS = 300  # actions checked per game (a deal or two; the self-play tests play thousands)
-CASES = [(g.name, n) for g in GAMES.values()
-         for n in range(g.info.min_players, g.info.max_players + 1)]
+CASES = [
+    (g.name, n) for g in GAMES.values() for n in range(g.info.min_players, g.info.max_players + 1)
+]
 IDS = [f"{name}-{n}" for name, n in CASES]
 
 
@@ -115,8 +116,7 @@ def played(game: Game, players: int, seed: int, check: bool) -> list[dict[str, A
         if check:
             check_state(game, after, players, oracle)
 
-    result = drive(engine, state, bots, rngs, observe=observe,
-                   stop=lambda s: len(dumps) > STEPS)
+    result = drive(engine, state, bots, rngs, observe=observe, stop=lambda s: len(dumps) > STEPS)
     assert result.ok, result.failure
     return dumps
 
@@ -152,8 +152,29 @@ def _leaves(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-_ODD_VALUES: list[Any] = [0, 1, 2, -1, 31, None, True, "H1", "S13", "C7", "X", [], {}, "draw",
-                          "layoff", "knock", "gin", "stock", "discard", "play", "bid"]
+_ODD_VALUES: list[Any] = [
+    0,
+    1,
+    2,
+    -1,
+    31,
+    None,
+    True,
+    "H1",
+    "S13",
+    "C7",
+    "X",
+    [],
+    {},
+    "draw",
+    "layoff",
+    "knock",
+    "gin",
+    "stock",
+    "discard",
+    "play",
+    "bid",
+]
 
 
 def _mutated(data: dict[str, Any], rng: random.Random) -> dict[str, Any]:

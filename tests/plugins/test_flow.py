@@ -63,11 +63,17 @@ FLOW: Flow[Toy] = Flow(
     title="Toy",
     moves=Step | Shout | Tick | Skip | Again,
     phases={
-        "walk": Phase(frozenset({"step", "shout"}), "Walk first.",
-                      waiting={"shout": Rejection("hush", "Only the walker shouts.")}),
-        "wait": Phase(frozenset({"skip", "tick"}), "Someone is waiting.",
-                      wait=lambda state: f"Player {state.turn} is waiting.",
-                      misplaced={"step": _too_late}),
+        "walk": Phase(
+            frozenset({"step", "shout"}),
+            "Walk first.",
+            waiting={"shout": Rejection("hush", "Only the walker shouts.")},
+        ),
+        "wait": Phase(
+            frozenset({"skip", "tick"}),
+            "Someone is waiting.",
+            wait=lambda state: f"Player {state.turn} is waiting.",
+            misplaced={"step": _too_late},
+        ),
         "clock": Phase(frozenset({"tick"}), "The clock moves on its own.", actors=lambda s: []),
         "rest": Phase(frozenset({"again"}), "Time to rest.", actors=EVERYONE),
         "end": Phase(frozenset(), "It's over.", over=True),
@@ -83,9 +89,12 @@ FLOW: Flow[Toy] = Flow(
     automatic_moves=frozenset({"tick"}),
     lapse=frozenset({"skip"}),
     elsewhere={"again": "Not resting yet.", "tick": "The clock is stopped."},
-    fields={"size": Rejection("bad_size", "Say how far, as a whole number."),
-            "step.note": lambda state, player, value: Rejection(
-                "bad_note", f"Player {player}: {value!r} is not a note.")},
+    fields={
+        "size": Rejection("bad_size", "Say how far, as a whole number."),
+        "step.note": lambda state, player, value: Rejection(
+            "bad_note", f"Player {player}: {value!r} is not a note."
+        ),
+    },
 )
 
 WALK = Toy("walk", 1)
@@ -111,7 +120,8 @@ def test_the_gate_asks_in_one_order() -> None:
     out = FLOW.apply(WALK, 0, {"type": "fly"})
     assert out == Rejection("unknown_action", "Toy has no move called 'fly'.")
     assert FLOW.apply(WALK, 1, 3) == Rejection(
-        "bad_action", 'A move must have a "type", such as "step" or "shout".')
+        "bad_action", 'A move must have a "type", such as "step" or "shout".'
+    )
 
 
 def test_the_handler_gets_a_typed_move_and_extra_fields_are_ignored() -> None:
@@ -120,39 +130,48 @@ def test_the_handler_gets_a_typed_move_and_extra_fields_are_ignored() -> None:
 
 
 def test_two_bad_fields_are_refused_for_the_first_declared_whatever_the_order() -> None:
-    for action in ({"type": "step", "size": "far", "note": 3},
-                   {"type": "step", "note": 3, "size": "far"}):
+    for action in (
+        {"type": "step", "size": "far", "note": 3},
+        {"type": "step", "note": 3, "size": "far"},
+    ):
         assert FLOW.apply(WALK, 1, action) == Rejection(
-            "bad_size", "Say how far, as a whole number.")
+            "bad_size", "Say how far, as a whole number."
+        )
     assert FLOW.apply(WALK, 1, {"type": "step", "size": 1, "note": 3}) == Rejection(
-        "bad_note", "Player 1: 3 is not a note.")
+        "bad_note", "Player 1: 3 is not a note."
+    )
 
 
 def test_who_may_act_per_phase() -> None:
     waiting = Toy("wait", 2)
     assert FLOW.apply(waiting, 0, {"type": "skip"}) == Rejection(
-        "not_your_turn", "Player 2 is waiting.")  # the phase's own words
+        "not_your_turn", "Player 2 is waiting."
+    )  # the phase's own words
     assert FLOW.apply(WALK, 0, {"type": "shout"}) == Rejection(
-        "hush", "Only the walker shouts.")  # a waiting player's move with its own rule
+        "hush", "Only the walker shouts."
+    )  # a waiting player's move with its own rule
     rest = Toy("rest", None)
     for player in range(3):  # everyone may make the phase's move
         assert isinstance(FLOW.apply(rest, player, {"type": "again"}), Toy)
     # a move anyone may make still needs its phase, and says so in its own words
     assert FLOW.apply(WALK, 0, {"type": "again"}) == Rejection("wrong_phase", "Not resting yet.")
     assert FLOW.apply(rest, 2, {"type": "step", "size": 1}) == Rejection(
-        "wrong_phase", "Time to rest.")
+        "wrong_phase", "Time to rest."
+    )
 
 
 def test_nobody_to_act_means_the_phase_says_why() -> None:
     clock = Toy("clock", None)
     assert FLOW.apply(clock, 0, {"type": "step", "size": 1}) == Rejection(
-        "wrong_phase", "The clock moves on its own.")
+        "wrong_phase", "The clock moves on its own."
+    )
 
 
 def test_a_phase_may_explain_a_misplaced_move_from_the_state() -> None:
     assert code(Toy("wait", 2), 2, {"type": "step", "size": 1}) == "too_late"
     assert FLOW.apply(Toy("wait", 1), 1, {"type": "step", "size": 1}) == Rejection(
-        "wrong_phase", "Someone is waiting.")
+        "wrong_phase", "Someone is waiting."
+    )
 
 
 def test_the_games_own_moves_and_lapses() -> None:
@@ -161,7 +180,8 @@ def test_the_games_own_moves_and_lapses() -> None:
     after = FLOW.apply(clock, None, {"type": "tick"})
     assert isinstance(after, Toy) and after.last == (None, Tick())
     assert FLOW.apply(WALK, None, {"type": "tick"}) == Rejection(
-        "wrong_phase", "The clock is stopped.")
+        "wrong_phase", "The clock is stopped."
+    )
     lapsed = FLOW.apply(Toy("wait", 2), None, {"type": "skip"})  # for the one player to act
     assert isinstance(lapsed, Toy) and lapsed.last == (2, Skip())
     assert code(WALK, None, {"type": "skip"}) == "no_player"
@@ -171,12 +191,18 @@ def test_the_games_own_moves_and_lapses() -> None:
 # ------------------------------------------------------------------------ the four games
 
 
-@pytest.mark.parametrize(("engine", "players", "refused"), [
-    (SPADES, 4, "bad_player"), (GIN, 2, "bad_seat"), (RUMMY, 3, "bad_player"),
-    (PENNIES, 3, "bad_player"),
-])
-def test_every_game_checks_the_player_before_the_move(engine: Any, players: int,
-                                                       refused: str) -> None:
+@pytest.mark.parametrize(
+    ("engine", "players", "refused"),
+    [
+        (SPADES, 4, "bad_player"),
+        (GIN, 2, "bad_seat"),
+        (RUMMY, 3, "bad_player"),
+        (PENNIES, 3, "bad_player"),
+    ],
+)
+def test_every_game_checks_the_player_before_the_move(
+    engine: Any, players: int, refused: str
+) -> None:
     state = engine.new_game(players, {}, seed=3)
     for action in ("play", {"kind": "x"}, {"type": "fly"}):
         out = engine.apply(state, 9, action)
@@ -191,7 +217,8 @@ def test_spades_asks_whose_turn_it_is_before_the_phase() -> None:
     assert state.phase == PLAYING and state.turn is not None
     other = (state.turn + 1) % 4
     assert SPADES.apply(state, other, {"type": "bid", "bid": 3}) == Rejection(
-        "not_your_turn", "It's not your turn to play.")
+        "not_your_turn", "It's not your turn to play."
+    )
     assert SPADES.apply(state, state.turn, {"type": "bid", "bid": 3}).code == "wrong_phase"
 
 
@@ -205,6 +232,14 @@ def test_a_malformed_field_is_refused_before_the_rules_read_the_state() -> None:
 
 def test_a_flow_naming_a_move_without_struct_or_handler_is_refused_when_built() -> None:
     with pytest.raises(ValueError, match="Toy flow"):
-        Flow(title="Toy", moves=Step | Shout, phases=FLOW.phases, handlers={"step": _done},
-             players=FLOW.players, actors=FLOW.actors, example=("step", "shout"),
-             bad_player=FLOW.bad_player, no_player=FLOW.no_player)
+        Flow(
+            title="Toy",
+            moves=Step | Shout,
+            phases=FLOW.phases,
+            handlers={"step": _done},
+            players=FLOW.players,
+            actors=FLOW.actors,
+            example=("step", "shout"),
+            bad_player=FLOW.bad_player,
+            no_player=FLOW.no_player,
+        )

@@ -45,8 +45,9 @@ def test_bot_lays_out_the_melds_that_block_an_unseen_card() -> None:
     knocked = ok(s, 0, action)
     assert ENGINE.legal_actions(knocked, 1) == [{"type": "finish_layoff"}]  # H3 is stuck
     res = ok(knocked, 1, {"type": "finish_layoff"}).history[-1]
-    default = ok(ok(s, 0, {"type": "knock", "card": "S13"}), 1,
-                 {"type": "lay_off", "card": "H3", "meld": 1})
+    default = ok(
+        ok(s, 0, {"type": "knock", "card": "S13"}), 1, {"type": "lay_off", "card": "H3", "meld": 1}
+    )
     assert res.points == ok(default, 1, {"type": "finish_layoff"}).history[-1].points + 3
 
 

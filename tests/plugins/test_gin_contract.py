@@ -45,9 +45,22 @@ def dealt() -> GinState:
 
 def test_engine_satisfies_contract_v2() -> None:
     engine: Engine[GinState] = ENGINE
-    for method in ("teams", "to_act", "scheduled", "describe", "status", "scoreboard",
-                   "reveal", "outcome", "new_game", "legal_actions", "apply", "view", "dump",
-                   "load"):
+    for method in (
+        "teams",
+        "to_act",
+        "scheduled",
+        "describe",
+        "status",
+        "scoreboard",
+        "reveal",
+        "outcome",
+        "new_game",
+        "legal_actions",
+        "apply",
+        "view",
+        "dump",
+        "load",
+    ):
         assert callable(getattr(engine, method))
 
 
@@ -122,8 +135,9 @@ def test_teams_to_act_and_no_scheduled_moves() -> None:
     s = record(ok(s, 0, {"type": "knock", "card": "C13"}))
     s = record(ok(s, 1, {"type": "finish_layoff"}))
     assert seen == {UPCARD: [0], DRAW: [0], DISCARD: [0], LAYOFF: [1], HAND_OVER: [0, 1]}
-    over = ok(_knocked("H3", DEFENDER_21, scores=(82, 40), hands_won=(3, 2)), 1,
-              {"type": "finish_layoff"})
+    over = ok(
+        _knocked("H3", DEFENDER_21, scores=(82, 40), hands_won=(3, 2)), 1, {"type": "finish_layoff"}
+    )
     assert over.phase == GAME_OVER and ENGINE.to_act(over) == [] and ENGINE.scheduled(over) is None
 
 
@@ -169,8 +183,11 @@ def test_describe_lay_offs_and_hand_results() -> None:
     assert describe(s, 1, {"type": "lay_off", "card": "S3", "meld": 2}) == (
         "Ben laid off the 3 of spades"
     )
-    s = ok(ok(s, 1, {"type": "lay_off", "card": "S3", "meld": 2}), 1,
-           {"type": "lay_off", "card": "D13", "meld": 1})
+    s = ok(
+        ok(s, 1, {"type": "lay_off", "card": "S3", "meld": 2}),
+        1,
+        {"type": "lay_off", "card": "D13", "meld": 1},
+    )
     assert describe(s, 1, {"type": "finish_layoff"}) == "Ben finished laying off: Ana scores 2"
     under = ["C8", "D8", "H8", "S8", "C12", "H12", "S12", "S2", "C2", "C1"]
     assert describe(_knocked("H5", under), 1, {"type": "finish_layoff"}) == (
@@ -194,8 +211,11 @@ def test_describe_a_drawn_hand_and_refused_moves() -> None:
     assert describe(s, 0, {"type": "discard", "card": "C1"}) == (
         "Ana discarded the ace of clubs; only 2 cards are left in the stock, so the hand is a draw"
     )
-    for player, action in ((1, {"type": "discard", "card": "D1"}), (0, {"type": "jump"}),
-                           (None, {"type": "discard", "card": "C1"})):
+    for player, action in (
+        (1, {"type": "discard", "card": "D1"}),
+        (0, {"type": "jump"}),
+        (None, {"type": "discard", "card": "C1"}),
+    ):
         line = describe(s, player, action)
         assert line.endswith("tried a move the rules don't allow") and " of " not in line
     assert ENGINE.describe(s, 0, {"type": "draw", "source": "stock"}, []).startswith("Player 1")
@@ -216,15 +236,18 @@ def test_status_says_who_does_what() -> None:
     k = ok(s, 0, {"type": "knock", "card": "C13"})
     assert ENGINE.status(k, NAMES) == "Ana knocked: Ben may lay off"
     assert ENGINE.status(ok(k, 1, {"type": "finish_layoff"}), NAMES) == "Ana scores 18"
-    end = ok(_knocked("H3", DEFENDER_21, scores=(90, 40), hands_won=(3, 2)), 1,
-             {"type": "finish_layoff"})
+    end = ok(
+        _knocked("H3", DEFENDER_21, scores=(90, 40), hands_won=(3, 2)), 1, {"type": "finish_layoff"}
+    )
     assert ENGINE.status(end, NAMES) == "Ana wins the game, 308 to 90"
-    tie = ok(_knocked("H3", DEFENDER_21, scores=(89, 82), hands_won=(0, 6)), 1,
-             {"type": "finish_layoff"})
+    tie = ok(
+        _knocked("H3", DEFENDER_21, scores=(89, 82), hands_won=(0, 6)), 1, {"type": "finish_layoff"}
+    )
     assert ENGINE.status(tie, NAMES) == "The game is a tie at 232"
     drawn = make((full_deck()[:10], full_deck()[13:23]), stock_size=3)
-    drawn = ok(ok(drawn, 0, {"type": "draw", "source": "stock"}), 0,
-               {"type": "discard", "card": "C1"})
+    drawn = ok(
+        ok(drawn, 0, {"type": "draw", "source": "stock"}), 0, {"type": "discard", "card": "C1"}
+    )
     assert ENGINE.status(drawn, NAMES) == "The hand is a draw"
 
 
@@ -239,16 +262,26 @@ def _big_gin_hands(hands: int) -> GinState:
         s = ok(s, 0, {"type": "big_gin"})
         if n + 1 < hands:
             s = ok(s, 1, {"type": "next_hand"})
-            s = replace(template, hand_no=s.hand_no, dealer=s.dealer, scores=s.scores,
-                        hands_won=s.hands_won, history=s.history)
+            s = replace(
+                template,
+                hand_no=s.hand_no,
+                dealer=s.dealer,
+                scores=s.scores,
+                hands_won=s.hands_won,
+                history=s.history,
+            )
     return s
 
 
 def test_scoreboard_one_row_per_hand() -> None:
     s = ok(_knocked("H3", DEFENDER_21), 1, {"type": "finish_layoff"})
     board = ENGINE.scoreboard(s, NAMES)
-    assert board == Scoreboard(columns=("Ana", "Ben"), rows=(("Hand 1 (knock)", (18, 0)),),
-                               totals=(18, 0), note="First to 100")
+    assert board == Scoreboard(
+        columns=("Ana", "Ben"),
+        rows=(("Hand 1 (knock)", (18, 0)),),
+        totals=(18, 0),
+        note="First to 100",
+    )
     assert board.as_data()["rows"] == [{"label": "Hand 1 (knock)", "cells": [18, 0]}]
     fresh = ENGINE.scoreboard(dealt(), NAMES)
     assert fresh.rows == () and fresh.totals == (0, 0)
@@ -281,8 +314,11 @@ def test_reveal_after_a_knock_with_layoffs() -> None:
     defender = ["C9", "H9", "S9", "H4", "H5", "H6", "S3", "D13", "C2", "C8"]
     s = _knocked("H8", defender)
     assert ENGINE.reveal(s) is None  # mid-hand
-    s = ok(ok(s, 1, {"type": "lay_off", "card": "S3", "meld": 2}), 1,
-           {"type": "lay_off", "card": "D13", "meld": 1})
+    s = ok(
+        ok(s, 1, {"type": "lay_off", "card": "S3", "meld": 2}),
+        1,
+        {"type": "lay_off", "card": "D13", "meld": 1},
+    )
     s = ok(s, 1, {"type": "finish_layoff"})
     assert ENGINE.reveal(s) == [
         RevealLine(
@@ -304,8 +340,9 @@ def test_reveal_after_a_knock_with_layoffs() -> None:
 
 
 def test_reveal_after_gin_undercut_and_draw() -> None:
-    gin = ok(knock_state([*KNOCKER_MELDS, "D13"], "H5", DEFENDER_12), 0,
-             {"type": "knock", "card": "H5"})
+    gin = ok(
+        knock_state([*KNOCKER_MELDS, "D13"], "H5", DEFENDER_12), 0, {"type": "knock", "card": "H5"}
+    )
     lines = ENGINE.reveal(gin)
     assert lines is not None
     assert lines[0].note == "Gin; discarded the 5 of hearts face down; scores 37"
@@ -316,8 +353,9 @@ def test_reveal_after_gin_undercut_and_draw() -> None:
     assert u is not None and u[1].note == "Scores 25" and u[1].points == 5
     assert u[0].note == "Knocked with 5 deadwood; discarded the king of clubs face down"
     drawn = make((full_deck()[:10], full_deck()[13:23]), stock_size=3)
-    drawn = ok(ok(drawn, 0, {"type": "draw", "source": "stock"}), 0,
-               {"type": "discard", "card": "C1"})
+    drawn = ok(
+        ok(drawn, 0, {"type": "draw", "source": "stock"}), 0, {"type": "discard", "card": "C1"}
+    )
     d = ENGINE.reveal(drawn)
     assert d is not None and [line.note for line in d] == ["The hand is a draw"] * 2
     assert [line.player for line in d] == [0, 1]
@@ -331,11 +369,13 @@ def test_outcome_only_once_the_game_is_over() -> None:
     assert ENGINE.outcome(dealt()) is None
     s = _knocked("H3", DEFENDER_21, scores=(81, 40), hands_won=(3, 2))
     assert ENGINE.outcome(ok(s, 1, {"type": "finish_layoff"})) is None
-    tie = ok(_knocked("H3", DEFENDER_21, scores=(89, 82), hands_won=(0, 6)), 1,
-             {"type": "finish_layoff"})
+    tie = ok(
+        _knocked("H3", DEFENDER_21, scores=(89, 82), hands_won=(0, 6)), 1, {"type": "finish_layoff"}
+    )
     assert ENGINE.outcome(tie) == Outcome(winners=(0, 1), scores=(232, 232))
-    lost = ok(_knocked("H3", DEFENDER_21, scores=(82, 99), hands_won=(0, 9)), 1,
-              {"type": "finish_layoff"})
+    lost = ok(
+        _knocked("H3", DEFENDER_21, scores=(82, 99), hands_won=(0, 9)), 1, {"type": "finish_layoff"}
+    )
     assert ENGINE.outcome(lost) == Outcome(winners=(1,), scores=(225, 324))
 
 
@@ -428,29 +468,45 @@ BAD_STATES: list[tuple[str, Mutation, str]] = [
     (LAYOFF, lambda d: d["knock"].update(points=2), "deadwood counts 3, not 2"),
     (LAYOFF, lambda d: d["knock"]["melds"][0].pop(), "must be valid and share no card"),
     (LAYOFF, lambda d: d["knock"].update(kind="gin"), "the defender lays off"),
-    (LAYOFF, lambda d: d["knock"].update(layoffs=[{"card": "S3", "meld": 0}]),
-     "Cards appear more than once: the 3 of spades"),
+    (
+        LAYOFF,
+        lambda d: d["knock"].update(layoffs=[{"card": "S3", "meld": 0}]),
+        "Cards appear more than once: the 3 of spades",
+    ),
     (LAYOFF, _lay_off_c9, "The 9 of clubs can't be laid off onto meld 0"),
-    (LAYOFF, lambda d: d["stock"].insert(0, d["hands"][1].pop()),
-     "hands should hold 10 and 10 cards, not 10 and 9"),
+    (
+        LAYOFF,
+        lambda d: d["stock"].insert(0, d["hands"][1].pop()),
+        "hands should hold 10 and 10 cards, not 10 and 9",
+    ),
     (DRAW, _knock_in_draw_phase, "A knock belongs to the lay-off phase"),
     (HAND_OVER, lambda d: d.update(knock=None), "Cards are missing: the king of clubs"),
     (HAND_OVER, lambda d: d.update(phase=GAME_OVER), "reaches the target"),
     (HAND_OVER, lambda d: d["history"][0].update(points=40), "points do not follow from"),
     (HAND_OVER, lambda d: d["history"][0]["seats"][1].update(points=30), "points do not follow"),
-    (HAND_OVER, lambda d: d["options"].update(gin_bonus=20) or d["history"][0].update(
-        kind="gin", bonus=25, points=46), "Hand 1's points do not follow from its deadwood"),
-    (HAND_OVER, lambda d: d["knock"].update(layoffs=[]) or d["history"][0].update(
-        layoffs=[{"card": "S3", "meld": 2}]), "does not match the knock on the table"),
+    (
+        HAND_OVER,
+        lambda d: (
+            d["options"].update(gin_bonus=20)
+            or d["history"][0].update(kind="gin", bonus=25, points=46)
+        ),
+        "Hand 1's points do not follow from its deadwood",
+    ),
+    (
+        HAND_OVER,
+        lambda d: (
+            d["knock"].update(layoffs=[])
+            or d["history"][0].update(layoffs=[{"card": "S3", "meld": 2}])
+        ),
+        "does not match the knock on the table",
+    ),
     (HAND_OVER, lambda d: d.update(game_result=d["history"][0]), "Not a Gin Rummy state"),
 ]
 _LAYOFF_KNOCK = ENGINE.dump(_played()[LAYOFF])["knock"]
 
 
 @pytest.mark.parametrize(("phase", "mutate", "message"), BAD_STATES)
-def test_load_refuses_states_that_cannot_happen(
-    phase: str, mutate: Mutation, message: str
-) -> None:
+def test_load_refuses_states_that_cannot_happen(phase: str, mutate: Mutation, message: str) -> None:
     data = copy.deepcopy(ENGINE.dump(_played()[phase]))
     mutate(data)
     with pytest.raises(InvalidState, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -458,8 +514,9 @@ def test_load_refuses_states_that_cannot_happen(
 
 
 def test_load_refuses_a_reached_target_that_did_not_end_the_game() -> None:
-    over = ok(_knocked("H3", DEFENDER_21, scores=(82, 40), hands_won=(3, 2)), 1,
-              {"type": "finish_layoff"})
+    over = ok(
+        _knocked("H3", DEFENDER_21, scores=(82, 40), hands_won=(3, 2)), 1, {"type": "finish_layoff"}
+    )
     with pytest.raises(InvalidState):
         ENGINE.load(ENGINE.dump(over))  # made-up scores without the hands that earned them
     with pytest.raises(InvalidState, match="must be a mapping"):

@@ -54,8 +54,11 @@ def test_rule_09_defender_lays_off_onto_the_chosen_melds() -> None:
     assert not isinstance(s, Rejection)
     legal = ENGINE.legal_actions(s, 1)
     assert {"type": "lay_off", "card": "H9", "meld": 1} in legal
-    s = ok(ok(s, 1, {"type": "lay_off", "card": "H9", "meld": 1}), 1,
-           {"type": "lay_off", "card": "H10", "meld": 1})
+    s = ok(
+        ok(s, 1, {"type": "lay_off", "card": "H9", "meld": 1}),
+        1,
+        {"type": "lay_off", "card": "H10", "meld": 1},
+    )
     res = ok(s, 1, {"type": "finish_layoff"}).history[-1]
     assert (res.kind, res.winner, res.points) == ("knock", 0, 38 - 19 - 6)
     assert [list(m) for m in res.seats[0].melds] == [["C8", "D8", "S8"], ["H5", "H6", "H7", "H8"]]
@@ -98,14 +101,17 @@ def test_rule_08_a_gin_layout_may_be_laid_out_as_a_knock() -> None:
     s = ok(state, 0, {"type": "knock", "card": "S13", "melds": melds})
     assert s.phase == LAYOFF and s.knock is not None
     assert (s.knock.kind, s.knock.deadwood, s.knock.points) == ("knock", ("H1",), 1)
-    assert ENGINE.describe(state, 0, {"type": "knock", "card": "S13", "melds": melds},
-                           ["Ana", "Ben"]) == "Ana knocked with 1 deadwood"
+    assert (
+        ENGINE.describe(state, 0, {"type": "knock", "card": "S13", "melds": melds}, ["Ana", "Ben"])
+        == "Ana knocked with 1 deadwood"
+    )
 
 
 def test_rule_07_chosen_melds_over_the_limit_are_refused() -> None:
     # Without the set of eights the deadwood is 30 (C8 D8 S8 S1 D2 C3).
     r = rejected(
-        knock_state(KEPT, "S13", DEFENDER), 0,
+        knock_state(KEPT, "S13", DEFENDER),
+        0,
         {"type": "knock", "card": "S13", "melds": [["H5", "H6", "H7", "H8"]]},
         "deadwood_too_high",
     )
@@ -115,8 +121,9 @@ def test_rule_07_chosen_melds_over_the_limit_are_refused() -> None:
         "10 (your best layout leaves 6)."
     )
     strict = knock_state(KEPT, "S13", DEFENDER, options={"knock_limit": 5})
-    r = rejected(strict, 0, {"type": "knock", "card": "S13", "melds": FOUR_EIGHTS},
-                 "deadwood_too_high")
+    r = rejected(
+        strict, 0, {"type": "knock", "card": "S13", "melds": FOUR_EIGHTS}, "deadwood_too_high"
+    )
     assert "would be 6" in r.message and "limit is 5" in r.message and "best" not in r.message
 
 
@@ -134,8 +141,7 @@ def test_rule_07_bad_melds_are_refused_with_their_reason() -> None:
         "cards of one rank, or 3 or more cards of one suit in sequence (ace low)."
     )
     assert refuse([["C8", "D8"]], "not_a_meld").startswith("The 8 of clubs and 8 of diamonds")
-    assert refuse([["C8", "D8", "S8"], ["H6", "H7", "H8"], ["H8", "D8", "C8"]],
-                  "meld_overlap") == (
+    assert refuse([["C8", "D8", "S8"], ["H6", "H7", "H8"], ["H8", "D8", "C8"]], "meld_overlap") == (
         "The 8 of hearts is in two of your melds; a card belongs to one meld at most."
     )
     assert refuse([["S11", "S12", "S13"]], "knock_card_in_meld") == (

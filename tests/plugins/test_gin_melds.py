@@ -216,8 +216,9 @@ def test_rule_03_cold_cache_gives_the_same_arrangements() -> None:
     _solve.cache_clear()
     _arranged.cache_clear()
     cold = [best_arrangement(hand) for hand in hands]
-    assert [(a.melds, a.deadwood, a.points) for a in warm] == \
-        [(a.melds, a.deadwood, a.points) for a in cold]
+    assert [(a.melds, a.deadwood, a.points) for a in warm] == [
+        (a.melds, a.deadwood, a.points) for a in cold
+    ]
 
 
 def test_rule_03_deadwood_points_agrees_with_best_arrangement() -> None:

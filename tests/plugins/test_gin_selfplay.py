@@ -269,8 +269,13 @@ def play(
         check_views(out, known)
 
     played = drive(
-        ENGINE, state, [as_bot(p) for p in policies], [rng, rng], pick=one_at_random(rng),
-        observe=observe, stop=lambda s: s.phase == HAND_OVER and hands >= max_hands,
+        ENGINE,
+        state,
+        [as_bot(p) for p in policies],
+        [rng, rng],
+        pick=one_at_random(rng),
+        observe=observe,
+        stop=lambda s: s.phase == HAND_OVER and hands >= max_hands,
     )
     assert played.ok, played.failure
     return played.state, hands

@@ -252,7 +252,11 @@ def test_best_melds_rejects_bad_codes() -> None:
 
 
 def brute_best(
-    hand: Sequence[str], *, wild: object = None, runs: bool = True, max_set: int | None = 4,
+    hand: Sequence[str],
+    *,
+    wild: object = None,
+    runs: bool = True,
+    max_set: int | None = 4,
     value: object = points,
 ) -> tuple[int, int]:
     """(most value melded, most cards melded at that value) by trying every meld subset."""
@@ -284,8 +288,9 @@ def brute_best(
     return best[(1 << n) - 1]
 
 
-def check_arrangement(hand: list[str], arr_melds: tuple[tuple[str, ...], ...],
-                      left: tuple[str, ...]) -> None:
+def check_arrangement(
+    hand: list[str], arr_melds: tuple[tuple[str, ...], ...], left: tuple[str, ...]
+) -> None:
     assert sorted([c for m in arr_melds for c in m] + list(left)) == sorted(hand)
 
 
@@ -333,14 +338,14 @@ def test_search_matches_brute_force_wild_multideck() -> None:
     cards = [c for c in deck(2, 4) if c[1:] in ("1", "2", "5", "6") or c[0] == "J"]
     for _ in range(120):
         hand = rng.sample(cards, 9)
-        arr = best_melds(hand, wild=jokers_twos_aces, runs=False, max_set=None,
-                         value=pennies_value)
+        arr = best_melds(hand, wild=jokers_twos_aces, runs=False, max_set=None, value=pennies_value)
         check_arrangement(hand, arr.melds, arr.left)
         for m, r in zip(arr.melds, arr.ranks, strict=True):
             assert check_set(m, wild=jokers_twos_aces, rank=r, max_len=None) is None
         melded_value = sum(pennies_value(c) for m in arr.melds for c in m)
-        expected = brute_best(hand, wild=jokers_twos_aces, runs=False, max_set=None,
-                              value=pennies_value)
+        expected = brute_best(
+            hand, wild=jokers_twos_aces, runs=False, max_set=None, value=pennies_value
+        )
         assert (melded_value, arr.melded) == expected
 
 

@@ -283,8 +283,16 @@ def play(players: int, seed: int, policies: list[Policy], options: dict[str, Any
         if after.phase != state.phase and after.phase in (ROUND_OVER, GAME_OVER) or step % 199 == 0:
             assert ENGINE.load(ENGINE.dump(after)) == after
 
-    played = drive(ENGINE, state, policies, [rng] * players, pick=one_at_random(rng),
-                   observe=observe, stop=bounded, max_steps=7 * ROUND_BOUND)
+    played = drive(
+        ENGINE,
+        state,
+        policies,
+        [rng] * players,
+        pick=one_at_random(rng),
+        observe=observe,
+        stop=bounded,
+        max_steps=7 * ROUND_BOUND,
+    )
     assert played.ok, played.failure
     state = played.state
     if bounded(state):
@@ -341,7 +349,9 @@ def test_bot_beats_random_legal_players_in_at_least_90_percent_of_200_games() ->
             t for p, t in enumerate(totals) if p != seat
         )
     rate = wins / RANDOM_GAMES
-    print(f"bot win rate against random-legal players: {wins}/{RANDOM_GAMES} = {rate:.1%}; "
-          f"rounds that reached {ROUND_BOUND} actions: {BOUNDED}")
+    print(
+        f"bot win rate against random-legal players: {wins}/{RANDOM_GAMES} = {rate:.1%}; "
+        f"rounds that reached {ROUND_BOUND} actions: {BOUNDED}"
+    )
     assert not BOUNDED  # the bot goes out, so no round goes on for ever
     assert rate >= 0.9

@@ -39,8 +39,7 @@ def test_without_a_meld_to_fit_it_does_not_lay_off() -> None:
 
 def test_lays_off_the_most_valuable_card_first_and_goes_out() -> None:
     # The king of spades fits the kings (10 points), the 7 of hearts the run (7 points).
-    state = drew(make([["S13", "H7"], ["C3", "C4", "D2"]], melds=[RUN, KINGS], pile=["C9"]),
-                 "S13")
+    state = drew(make([["S13", "H7"], ["C3", "C4", "D2"]], melds=[RUN, KINGS], pile=["C9"]), "S13")
     assert state.phase == PLAY
     first = bot(state)
     assert first == {"type": "lay_off", "card": "S13", "meld": 1}

@@ -41,8 +41,9 @@ def rejected(state: RummyState, player: int | None, action: Any, code: str) -> s
     return out.message
 
 
-def dealt(hands: Sequence[Sequence[str]], dealer: int, upcard: str,
-          stock_top: Sequence[str] = ()) -> list[str]:
+def dealt(
+    hands: Sequence[Sequence[str]], dealer: int, upcard: str, stock_top: Sequence[str] = ()
+) -> list[str]:
     """A deck order for ``new_game(deck=...)`` that deals ``hands`` (one card at a time from the
     dealer's left), turns up ``upcard`` and leaves ``stock_top[0]`` on top of the stock."""
     n = len(hands)
@@ -54,10 +55,17 @@ def dealt(hands: Sequence[Sequence[str]], dealer: int, upcard: str,
     return order
 
 
-def make(hands: Sequence[Sequence[str]], *, turn: int = 0, phase: str = DRAW,
-         stock_top: Sequence[str] = (), pile: Sequence[str] = ("C13",),
-         melds: Sequence[Sequence[str]] = (), stock_size: int | None = None,
-         **fields: Any) -> RummyState:
+def make(
+    hands: Sequence[Sequence[str]],
+    *,
+    turn: int = 0,
+    phase: str = DRAW,
+    stock_top: Sequence[str] = (),
+    pile: Sequence[str] = ("C13",),
+    melds: Sequence[Sequence[str]] = (),
+    stock_size: int | None = None,
+    **fields: Any,
+) -> RummyState:
     """A state with the given hands, discard pile and melds; every other card is in the stock,
     ``stock_top[0]`` on top (``stock_size`` cuts the stock, the rest go under the pile)."""
     n = len(hands)
@@ -71,9 +79,17 @@ def make(hands: Sequence[Sequence[str]], *, turn: int = 0, phase: str = DRAW,
         cut = len(stock) - stock_size
         pile, stock = stock[:cut] + pile, stock[cut:]
     base = ENGINE.new_game(n, fields.pop("options", {}), 1)
-    return replace(base, hands=tuple(tuple(sort_cards(h)) for h in hands), stock=tuple(stock),
-                   discard=tuple(pile), melds=tuple(tuple(m) for m in melds), phase=phase,
-                   turn=turn, dealer=(turn - 1) % n, **fields)
+    return replace(
+        base,
+        hands=tuple(tuple(sort_cards(h)) for h in hands),
+        stock=tuple(stock),
+        discard=tuple(pile),
+        melds=tuple(tuple(m) for m in melds),
+        phase=phase,
+        turn=turn,
+        dealer=(turn - 1) % n,
+        **fields,
+    )
 
 
 def drew(state: RummyState, card: str, source: str = "stock") -> RummyState:
@@ -135,9 +151,11 @@ def test_rule_2_stock_face_down_one_card_up_left_of_dealer_starts() -> None:
 
 def test_rule_2_deck_order_is_dealt_from_the_dealers_left() -> None:
     dealer = ENGINE.new_game(3, {}, 12).dealer
-    hands = [["C1", "C2", "C3", "C4", "C5", "C6", "C7"],
-             ["D1", "D2", "D3", "D4", "D5", "D6", "D7"],
-             ["H1", "H2", "H3", "H4", "H5", "H6", "H7"]]
+    hands = [
+        ["C1", "C2", "C3", "C4", "C5", "C6", "C7"],
+        ["D1", "D2", "D3", "D4", "D5", "D6", "D7"],
+        ["H1", "H2", "H3", "H4", "H5", "H6", "H7"],
+    ]
     order = dealt(hands, dealer, "S13", ["S1", "S2"])
     assert order[0] in hands[(dealer + 1) % 3]
     s = ENGINE.new_game(3, {}, 12, deck=order)
@@ -174,8 +192,12 @@ def test_rule_2_shuffles_come_from_the_seed() -> None:
 def test_rule_3_sets_of_three_or_four_and_runs_ace_low() -> None:
     hand = ["H1", "H2", "H3", "C7", "D7", "S7", "H7", "D11", "D12", "D13", "S5"]
     s = drew(make([hand, ["C2", "C3", "C4"]]), "S5")
-    for meld in (["H1", "H2", "H3"], ["C7", "D7", "S7"], ["C7", "D7", "H7", "S7"],
-                 ["D11", "D12", "D13"]):
+    for meld in (
+        ["H1", "H2", "H3"],
+        ["C7", "D7", "S7"],
+        ["C7", "D7", "H7", "S7"],
+        ["D11", "D12", "D13"],
+    ):
         assert {"type": "meld", "cards": meld} in ENGINE.legal_actions(s, 0)
         after = ok(s, 0, {"type": "meld", "cards": meld})
         assert after.melds == (tuple(sort_cards(meld)),)
@@ -204,8 +226,9 @@ def test_rule_3_a_melded_card_cannot_be_used_again() -> None:
     s = drew(make([hand, ["C2", "C3", "C5"]]), "S9")
     s = ok(s, 0, {"type": "meld", "cards": ["H4", "H5", "H6"]})
     msg = rejected(s, 0, {"type": "meld", "cards": ["H6", "C6", "D6"]}, "not_in_hand")
-    assert msg == ("The 6 of hearts is already in meld 1 on the table; a card can be in only "
-                   "one meld.")
+    assert msg == (
+        "The 6 of hearts is already in meld 1 on the table; a card can be in only one meld."
+    )
     rejected(s, 0, {"type": "meld", "cards": ["C6", "C6", "D6"]}, "duplicate_card")
     rejected(s, 0, {"type": "meld", "cards": ["C6", "D6", "S6"]}, "not_in_hand")
 
@@ -215,8 +238,10 @@ def test_rule_3_a_melded_card_cannot_be_used_again() -> None:
 
 def test_rule_4_draw_from_the_stock_or_the_top_discard() -> None:
     s = make([["C2", "C5", "C9"], ["D2", "D5", "D9"]], stock_top=["H8"], pile=["S3", "S4"])
-    assert ENGINE.legal_actions(s, 0) == [{"type": "draw", "source": "stock"},
-                                          {"type": "draw", "source": "discard"}]
+    assert ENGINE.legal_actions(s, 0) == [
+        {"type": "draw", "source": "stock"},
+        {"type": "draw", "source": "discard"},
+    ]
     a = ok(s, 0, {"type": "draw", "source": "stock"})
     assert "H8" in a.hands[0] and a.phase == PLAY and len(a.stock) == len(s.stock) - 1
     b = ok(s, 0, {"type": "draw", "source": "discard"})
@@ -249,8 +274,9 @@ def test_rule_4_lay_off_runs_at_either_end_and_sets_to_four() -> None:
     s = ok(s, 0, {"type": "lay_off", "card": "H8", "meld": 0})
     assert s.melds[0] == ("H3", "H4", "H5", "H6", "H7", "H8")
     msg = rejected(s, 0, {"type": "lay_off", "card": "C5", "meld": 1}, "cannot_lay_off")
-    assert msg == ("You can't lay that off: the 5 of clubs is not a jack, so it doesn't fit the "
-                   "set of jacks.")
+    assert msg == (
+        "You can't lay that off: the 5 of clubs is not a jack, so it doesn't fit the set of jacks."
+    )
     msg = rejected(s, 0, {"type": "lay_off", "card": "S1", "meld": 0}, "cannot_lay_off")
     assert "doesn't extend 3-4-5-6-7-8 of hearts" in msg
     rejected(s, 0, {"type": "lay_off", "card": "C5", "meld": 2}, "no_such_meld")
@@ -268,22 +294,28 @@ def test_rule_5_card_taken_from_the_discard_pile_stays_this_turn() -> None:
     s = ok(s, 0, {"type": "draw", "source": "discard"})
     assert {"type": "discard", "card": "S4"} not in ENGINE.legal_actions(s, 0)
     msg = rejected(s, 0, {"type": "discard", "card": "S4"}, "discard_taken_card")
-    assert msg == ("You can't discard the 4 of spades: you took it from the discard pile this "
-                   "turn.")
+    assert msg == (
+        "You can't discard the 4 of spades: you took it from the discard pile this turn."
+    )
     after = ok(s, 0, {"type": "discard", "card": "C9"})
     assert after.discard[-1] == "C9"
     # A card drawn from the stock may be discarded at once.
-    t = ok(make([["C2", "C5", "C9"], ["D2", "D5", "D9"]], stock_top=["H8"]), 0,
-           {"type": "draw", "source": "stock"})
+    t = ok(
+        make([["C2", "C5", "C9"], ["D2", "D5", "D9"]], stock_top=["H8"]),
+        0,
+        {"type": "draw", "source": "stock"},
+    )
     assert ok(t, 0, {"type": "discard", "card": "H8"}).discard[-1] == "H8"
 
 
 def test_rule_5_may_not_meld_down_to_only_the_taken_card() -> None:
     s = make([["C5", "D5", "S5"], ["D2", "D3", "D9"]], pile=["H13"])
     s = ok(s, 0, {"type": "draw", "source": "discard"})
-    assert ENGINE.legal_actions(s, 0) == [{"type": "discard", "card": "C5"},
-                                          {"type": "discard", "card": "D5"},
-                                          {"type": "discard", "card": "S5"}]
+    assert ENGINE.legal_actions(s, 0) == [
+        {"type": "discard", "card": "C5"},
+        {"type": "discard", "card": "D5"},
+        {"type": "discard", "card": "S5"},
+    ]
     msg = rejected(s, 0, {"type": "meld", "cards": ["C5", "D5", "S5"]}, "keep_a_card")
     assert "only the king of hearts" in msg
 
@@ -292,8 +324,9 @@ def test_rule_5_may_not_meld_down_to_only_the_taken_card() -> None:
 
 
 def test_rule_6_discarding_the_last_card_goes_out_face_down() -> None:
-    s = make([["H4", "H5", "H6", "C2"], ["C7", "D10", "S1"]], stock_top=["H7"],
-             played=(True, False))
+    s = make(
+        [["H4", "H5", "H6", "C2"], ["C7", "D10", "S1"]], stock_top=["H7"], played=(True, False)
+    )
     s = ok(s, 0, {"type": "draw", "source": "stock"})
     s = ok(s, 0, {"type": "meld", "cards": ["H4", "H5", "H6", "H7"]})
     before = s
@@ -308,8 +341,12 @@ def test_rule_6_discarding_the_last_card_goes_out_face_down() -> None:
 
 
 def test_rule_6_melding_and_laying_off_everything_needs_no_discard() -> None:
-    s = make([["C9", "D9", "S9", "H8"], ["C7", "D10", "S1"]], stock_top=["H4"],
-             melds=[["H5", "H6", "H7"]], played=(True, False))
+    s = make(
+        [["C9", "D9", "S9", "H8"], ["C7", "D10", "S1"]],
+        stock_top=["H4"],
+        melds=[["H5", "H6", "H7"]],
+        played=(True, False),
+    )
     s = ok(s, 0, {"type": "draw", "source": "stock"})
     s = ok(s, 0, {"type": "lay_off", "card": "H4", "meld": 0})
     s = ok(s, 0, {"type": "meld", "cards": ["C9", "D9", "S9"]})
@@ -319,8 +356,10 @@ def test_rule_6_melding_and_laying_off_everything_needs_no_discard() -> None:
     assert s.phase == HAND_OVER and s.out_card is None and s.results[-1].winner == 0
     assert s.results[-1].points == 18
     line = ENGINE.describe(before, 0, {"type": "lay_off", "card": "H8", "meld": 0}, NAMES)
-    assert line == ("Ana laid off the 8 of hearts on meld 1 (4 of hearts, 5 of hearts, 6 of "
-                    "hearts, 7 of hearts and 8 of hearts) and went out: 18 points.")
+    assert line == (
+        "Ana laid off the 8 of hearts on meld 1 (4 of hearts, 5 of hearts, 6 of "
+        "hearts, 7 of hearts and 8 of hearts) and went out: 18 points."
+    )
 
 
 def test_rule_6_going_out_on_the_very_first_turn() -> None:
@@ -353,8 +392,10 @@ def plain_turns(state: RummyState, turns: int) -> RummyState:
 
 
 def hands_with_no_melds(dealer: int) -> list[str]:
-    hands = [["C1", "C3", "C5", "C7", "C9", "C11", "C13", "D2", "D4", "D6"],
-             ["D8", "D10", "D12", "H1", "H3", "H5", "H7", "H9", "H11", "H13"]]
+    hands = [
+        ["C1", "C3", "C5", "C7", "C9", "C11", "C13", "D2", "D4", "D6"],
+        ["D8", "D10", "D12", "H1", "H3", "H5", "H7", "H9", "H11", "H13"],
+    ]
     return dealt(hands, dealer, "S13")
 
 
@@ -375,8 +416,9 @@ def test_rule_7_empty_stock_reshuffles_the_pile_under_its_top_card() -> None:
     assert after.discard == (last,) and after.stock == tuple(expected)
     assert after.reshuffles == 1 and after.phase == DRAW
     line = ENGINE.describe(s, s.turn, {"type": "discard", "card": last}, NAMES)
-    assert line.endswith("The stock ran out: the discard pile but its top card was shuffled "
-                         "into a new stock.")
+    assert line.endswith(
+        "The stock ran out: the discard pile but its top card was shuffled into a new stock."
+    )
     drawn = ok(after, after.turn, {"type": "draw", "source": "stock"})
     assert drawn.drawn == expected[-1]
 
@@ -404,8 +446,14 @@ def test_rule_7_second_time_the_stock_runs_out_is_a_stalemate() -> None:
 
 def test_rule_7_stalemate_when_the_pile_holds_only_its_top_card() -> None:
     # Ana took the discard and drew the stock dry: nothing is left to make a new stock from.
-    s = make([["C2", "C5", "C9", "H8"], ["D2", "D5", "D9"]], pile=(), phase=PLAY,
-             stock_size=0, drawn="H8", drawn_from="stock")
+    s = make(
+        [["C2", "C5", "C9", "H8"], ["D2", "D5", "D9"]],
+        pile=(),
+        phase=PLAY,
+        stock_size=0,
+        drawn="H8",
+        drawn_from="stock",
+    )
     assert s.stock == () and len(s.discard) == 52 - 7
     s = replace(s, discard=(), hands=(s.hands[0], (*s.hands[1], *s.discard)))
     s = replace(s, hands=(s.hands[0], tuple(sort_cards(s.hands[1]))))
@@ -416,11 +464,15 @@ def test_rule_7_stalemate_when_the_pile_holds_only_its_top_card() -> None:
 # --------------------------------------------------------------------------- rule 8
 
 
-def won_by_ana(played: bool, *, scores: tuple[int, int] = (0, 0),
-               target: int = 100) -> RummyState:
+def won_by_ana(played: bool, *, scores: tuple[int, int] = (0, 0), target: int = 100) -> RummyState:
     """Ana draws H7, melds H4-H7 and discards C2; Ben holds 7 + 10 + ace = 18 points."""
-    s = make([["H4", "H5", "H6", "C2"], ["C7", "D10", "S1"]], stock_top=["H7"],
-             played=(played, False), scores=scores, options={"target": target})
+    s = make(
+        [["H4", "H5", "H6", "C2"], ["C7", "D10", "S1"]],
+        stock_top=["H7"],
+        played=(played, False),
+        scores=scores,
+        options={"target": target},
+    )
     s = ok(s, 0, {"type": "draw", "source": "stock"})
     s = ok(s, 0, {"type": "meld", "cards": ["H4", "H5", "H6", "H7"]})
     return ok(s, 0, {"type": "discard", "card": "C2"})
@@ -436,7 +488,9 @@ def test_rule_8_example_winner_scores_the_cards_left_7_10_ace_is_18() -> None:
     reveal = ENGINE.reveal(s)
     assert reveal is not None
     assert [(r.player, r.cards, r.points, r.note) for r in reveal] == [
-        (0, (), 0, "went out: scores 18"), (1, ("C7", "D10", "S1"), 18, "")]
+        (0, (), 0, "went out: scores 18"),
+        (1, ("C7", "D10", "S1"), 18, ""),
+    ]
 
 
 def test_rule_8_example_going_rummy_doubles_18_to_36() -> None:
@@ -459,8 +513,11 @@ def test_rule_8_example_three_players_20_plus_11_is_31_doubled_62() -> None:
 
 def test_rule_8_rummy_means_nothing_melded_or_laid_off_in_an_earlier_turn() -> None:
     # Turn 1: Ana lays off one card; turn 2 she goes out: not rummy.
-    s = make([["H7", "C9", "D9", "S9", "C2", "C4"], ["C7", "D10", "S1", "S2"]],
-             stock_top=["D3", "C3"], melds=[["H4", "H5", "H6"]])
+    s = make(
+        [["H7", "C9", "D9", "S9", "C2", "C4"], ["C7", "D10", "S1", "S2"]],
+        stock_top=["D3", "C3"],
+        melds=[["H4", "H5", "H6"]],
+    )
     s = ok(s, 0, {"type": "draw", "source": "stock"})
     s = ok(s, 0, {"type": "lay_off", "card": "H7", "meld": 0})
     s = ok(s, 0, {"type": "discard", "card": "D3"})
@@ -493,8 +550,12 @@ def test_rule_8_game_ends_at_the_target_and_the_highest_total_wins() -> None:
 
 
 def test_view_shows_own_hand_counts_of_others_and_public_piles() -> None:
-    s = make([["C2", "C5", "C9"], ["D2", "D5", "D9", "D11"], ["H2", "H5", "H9"]],
-             stock_top=["S8"], pile=["S3", "S4"], melds=[["C11", "C12", "C13"]])
+    s = make(
+        [["C2", "C5", "C9"], ["D2", "D5", "D9", "D11"], ["H2", "H5", "H9"]],
+        stock_top=["S8"],
+        pile=["S3", "S4"],
+        melds=[["C11", "C12", "C13"]],
+    )
     s = ok(s, 0, {"type": "draw", "source": "stock"})
     v0, v1, spectator = ENGINE.view(s, 0), ENGINE.view(s, 1), ENGINE.view(s, None)
     assert v0["hand"] == ["C2", "C5", "C9", "S8"] and v0["drawn"] == "S8"
@@ -504,24 +565,37 @@ def test_view_shows_own_hand_counts_of_others_and_public_piles() -> None:
         assert v["hand_counts"] == [4, 4, 3] and v["stock_count"] == len(s.stock)
         assert v["melds"] == [["C11", "C12", "C13"]] and v["discard_pile"] == ["S3", "S4"]
         assert v["phase"] == PLAY and v["to_act"] == [0] and v["scores"] == [0, 0, 0]
-        assert v["history"] == [{"player": 0, "type": "draw", "source": "stock", "card": None,
-                                 "cards": (), "meld": None}]
+        assert v["history"] == [
+            {
+                "player": 0,
+                "type": "draw",
+                "source": "stock",
+                "card": None,
+                "cards": (),
+                "meld": None,
+            }
+        ]
     assert not strings(v1) & {"C2", "C5", "C9", "S8", "H2", "H5", "H9"}
     assert not strings(spectator) & {c for h in s.hands for c in h}
 
 
 def test_describe_names_cards_in_words_but_never_a_stock_draw() -> None:
-    s = make([["C2", "C5", "C9", "H4", "H5", "H6"], ["D2", "D5", "D9"]], stock_top=["S8"],
-             pile=["S3", "S12"])
+    s = make(
+        [["C2", "C5", "C9", "H4", "H5", "H6"], ["D2", "D5", "D9"]],
+        stock_top=["S8"],
+        pile=["S3", "S12"],
+    )
     line = ENGINE.describe(s, 0, {"type": "draw", "source": "stock"}, NAMES)
     assert line == "Ana drew from the stock." and "8 of spades" not in line
     line = ENGINE.describe(s, 0, {"type": "draw", "source": "discard"}, NAMES)
     assert line == "Ana took the queen of spades from the discard pile."
     t = ok(s, 0, {"type": "draw", "source": "stock"})
     assert ENGINE.describe(t, 0, {"type": "meld", "cards": ["H6", "H4", "H5"]}, NAMES) == (
-        "Ana melded the 4 of hearts, 5 of hearts and 6 of hearts.")
+        "Ana melded the 4 of hearts, 5 of hearts and 6 of hearts."
+    )
     assert ENGINE.describe(t, 0, {"type": "discard", "card": "C9"}, NAMES) == (
-        "Ana discarded the 9 of clubs.")
+        "Ana discarded the 9 of clubs."
+    )
     assert ENGINE.status(s, NAMES) == "Ana to draw"
     assert ENGINE.status(t, NAMES) == "Ana to meld, lay off or discard"
     bad = ENGINE.describe(t, 0, {"type": "discard", "card": "D2"}, NAMES)
@@ -553,7 +627,8 @@ def test_misc_rejections_have_stable_codes_and_readable_messages() -> None:
     rejected(t, 0, {"type": "discard", "card": "Z3"}, "bad_card")
     rejected(t, 0, {"type": "discard"}, "bad_card")
     assert rejected(t, 0, {"type": "discard", "card": "D2"}, "not_in_hand") == (
-        "You don't hold the 2 of diamonds.")
+        "You don't hold the 2 of diamonds."
+    )
     rejected(t, 0, {"type": "meld", "cards": "C2 C5 C9"}, "bad_action")
     rejected(t, 0, {"type": "lay_off", "card": "C2", "meld": 0}, "no_such_meld")
     rejected(t, 1, {"type": "discard", "card": "D2"}, "not_your_turn")
@@ -574,8 +649,9 @@ def test_legal_actions_are_exactly_the_accepted_ones_on_random_states() -> None:
                 assert not isinstance(ENGINE.apply(s, p, a), Rejection), a
             hand = s.hands[p]
             probes = [{"type": "discard", "card": c} for c in hand]
-            probes += [{"type": "lay_off", "card": c, "meld": i}
-                       for c in hand for i in range(len(s.melds))]
+            probes += [
+                {"type": "lay_off", "card": c, "meld": i} for c in hand for i in range(len(s.melds))
+            ]
             probes += [{"type": "meld", "cards": list(m)} for m in _triples(hand)]
             probes += [{"type": "draw", "source": src} for src in ("stock", "discard")]
             for a in probes:
@@ -676,8 +752,7 @@ def test_load_refuses_bad_melds_scores_and_endings() -> None:
             d["stock"].remove(c)
         d["melds"] = [["S1", "S2", "S4"]]
 
-    s = make([["C2", "C5", "C9"], ["D2", "D5", "D9"]], stock_top=["S8"],
-             pile=["H9"])
+    s = make([["C2", "C5", "C9"], ["D2", "D5", "D9"]], stock_top=["S8"], pile=["H9"])
     assert "Meld 1 on the table is not a meld" in broken(bad_meld, s)
 
     def scores(d: dict[str, Any]) -> None:

@@ -28,35 +28,43 @@ NAMES = ("Ana", "Ben", "Cy", "Dee")
 Policy = Callable[[RummyState, int, random.Random, list[dict[str, Any]]], dict[str, Any]]
 
 
-def random_policy(state: RummyState, player: int, rng: random.Random,
-                  legal: list[dict[str, Any]]) -> dict[str, Any]:
+def random_policy(
+    state: RummyState, player: int, rng: random.Random, legal: list[dict[str, Any]]
+) -> dict[str, Any]:
     return rng.choice(legal)
 
 
-def eager_policy(state: RummyState, player: int, rng: random.Random,
-                 legal: list[dict[str, Any]]) -> dict[str, Any]:
+def eager_policy(
+    state: RummyState, player: int, rng: random.Random, legal: list[dict[str, Any]]
+) -> dict[str, Any]:
     """Random legal play that always melds or lays off when it can (hands end sooner)."""
     plays = [a for a in legal if a["type"] in ("meld", "lay_off")]
     return rng.choice(plays or legal)
 
 
-def bot_policy(state: RummyState, player: int, rng: random.Random,
-               legal: list[dict[str, Any]]) -> dict[str, Any]:
+def bot_policy(
+    state: RummyState, player: int, rng: random.Random, legal: list[dict[str, Any]]
+) -> dict[str, Any]:
     action = choose_action(ENGINE, state, player, rng)
     assert action is not None and action in legal, action
     return action
 
 
-def mixed_policy(state: RummyState, player: int, rng: random.Random,
-                 legal: list[dict[str, Any]]) -> dict[str, Any]:
+def mixed_policy(
+    state: RummyState, player: int, rng: random.Random, legal: list[dict[str, Any]]
+) -> dict[str, Any]:
     """The bot's move, but a random legal one a quarter of the time."""
     if rng.random() < 0.25:
         return rng.choice(legal)
     return bot_policy(state, player, rng, legal)
 
 
-POLICIES: dict[str, Policy] = {"random": random_policy, "eager": eager_policy,
-                               "bot": bot_policy, "mixed": mixed_policy}
+POLICIES: dict[str, Policy] = {
+    "random": random_policy,
+    "eager": eager_policy,
+    "bot": bot_policy,
+    "mixed": mixed_policy,
+}
 
 
 # --------------------------------------------------------------------------- invariants
@@ -76,8 +84,9 @@ class Tracker:
         self.public: set[str] = set(state.discard)  # every card that has been face up
         self.history: list[Any] = []  # the history entries the views have shown so far
 
-    def after(self, before: RummyState, player: int, action: dict[str, Any],
-              state: RummyState) -> None:
+    def after(
+        self, before: RummyState, player: int, action: dict[str, Any], state: RummyState
+    ) -> None:
         kind = action["type"]
         if kind == "next_hand":
             self.reset(state)
@@ -167,15 +176,25 @@ def check_views(state: RummyState, tracker: Tracker) -> None:
     seen = CODES.intersection(msgspec.json.encode(searched).decode().split('"'))
     hidden = stock | face_down | set().union(*unseen)
     assert not seen & hidden, f"a spectator sees {seen & hidden}"
-    shown = [public[k] for k in ("hand", "player", "hand_counts", "stock_count", "discard_pile",
-                                 "melds", "to_act")]
-    assert shown == [None, None, [len(h) for h in state.hands], len(state.stock),
-                     list(state.discard), [list(m) for m in state.melds], ENGINE.to_act(state)]
+    shown = [
+        public[k]
+        for k in ("hand", "player", "hand_counts", "stock_count", "discard_pile", "melds", "to_act")
+    ]
+    assert shown == [
+        None,
+        None,
+        [len(h) for h in state.hands],
+        len(state.stock),
+        list(state.discard),
+        [list(m) for m in state.melds],
+        ENGINE.to_act(state),
+    ]
 
     for viewer in range(state.players):
         view = ENGINE.view(state, viewer)
         assert {k: v for k, v in view.items() if k not in PERSONAL} == {
-            k: v for k, v in public.items() if k not in PERSONAL}
+            k: v for k, v in public.items() if k not in PERSONAL
+        }
         personal = {k: view[k] for k in PERSONAL}
         seen = CODES.intersection(msgspec.json.encode(personal).decode().split('"'))
         hidden = set(stock)
@@ -188,8 +207,9 @@ def check_views(state: RummyState, tracker: Tracker) -> None:
         assert (view["hand"], view["player"]) == (list(state.hands[viewer]), viewer)
 
 
-def check_log_line(before: RummyState, player: int, action: dict[str, Any],
-                   state: RummyState) -> None:
+def check_log_line(
+    before: RummyState, player: int, action: dict[str, Any], state: RummyState
+) -> None:
     line = ENGINE.describe(before, player, action, NAMES)
     assert line.startswith(NAMES[player]) and line.endswith(".")
     if action["type"] == "draw" and action["source"] == "stock":
@@ -220,8 +240,9 @@ def as_bot(policy: Policy) -> Bot:
     return bot
 
 
-def play(lineup: tuple[str, ...], seed: int, max_hands: int,
-         options: dict[str, Any] | None = None) -> tuple[RummyState, int, int]:
+def play(
+    lineup: tuple[str, ...], seed: int, max_hands: int, options: dict[str, Any] | None = None
+) -> tuple[RummyState, int, int]:
     """Play one game (or ``max_hands`` hands) through the shared driver, checking every
     invariant after every action (anyone may start the next hand: one is drawn at random);
     returns the last state, the hands finished and the actions made."""
@@ -232,8 +253,9 @@ def play(lineup: tuple[str, ...], seed: int, max_hands: int,
     check_cards(state)
     check_views(state, tracker)
 
-    def observe(state: RummyState, player: int | None, action: dict[str, Any],
-                after: RummyState) -> None:
+    def observe(
+        state: RummyState, player: int | None, action: dict[str, Any], after: RummyState
+    ) -> None:
         nonlocal hands, actions
         assert player is not None
         actions += 1
@@ -252,8 +274,15 @@ def play(lineup: tuple[str, ...], seed: int, max_hands: int,
             assert ENGINE.load(ENGINE.dump(after)) == after
 
     bots = [as_bot(POLICIES[name]) for name in lineup]
-    played = drive(ENGINE, state, bots, [rng] * len(lineup), pick=one_at_random(rng),
-                   observe=observe, stop=lambda s: s.phase == HAND_OVER and hands >= max_hands)
+    played = drive(
+        ENGINE,
+        state,
+        bots,
+        [rng] * len(lineup),
+        pick=one_at_random(rng),
+        observe=observe,
+        stop=lambda s: s.phase == HAND_OVER and hands >= max_hands,
+    )
     assert played.ok, played.failure
     assert played.steps == actions
     return played.state, hands, actions
@@ -270,10 +299,16 @@ RUNS = [
     ("eager", "eager"),
     ("random", "random", "random"),
 ]
-HANDS = {("bot", "bot"): 650, ("bot", "bot", "bot"): 250, ("bot", "bot", "bot", "bot"): 200,
-         ("bot", "random"): 470, ("mixed", "eager", "bot"): 200,
-         ("eager", "mixed", "eager", "mixed"): 110, ("eager", "eager"): 80,
-         ("random", "random", "random"): 40}
+HANDS = {
+    ("bot", "bot"): 650,
+    ("bot", "bot", "bot"): 250,
+    ("bot", "bot", "bot", "bot"): 200,
+    ("bot", "random"): 470,
+    ("mixed", "eager", "bot"): 200,
+    ("eager", "mixed", "eager", "mixed"): 110,
+    ("eager", "eager"): 80,
+    ("random", "random", "random"): 40,
+}
 
 
 @pytest.mark.slow
@@ -339,12 +374,18 @@ def test_bot_is_deterministic_and_reads_only_its_view() -> None:
 def test_bot_takes_a_discard_that_makes_a_meld_and_discards_safely() -> None:
     base = ENGINE.new_game(2, {}, 1)
     s = msgspec.structs.replace(
-        base, hands=(tuple(sort_cards(["C5", "D5", "H9", "S13", "D2", "D11", "H2", "S4", "S7",
-                                       "D10"])), base.hands[1]),
-        turn=0, phase=DRAW)
+        base,
+        hands=(
+            tuple(sort_cards(["C5", "D5", "H9", "S13", "D2", "D11", "H2", "S4", "S7", "D10"])),
+            base.hands[1],
+        ),
+        turn=0,
+        phase=DRAW,
+    )
     rest = [c for c in STANDARD if c not in s.hands[0] and c != "H5"]
-    s = msgspec.structs.replace(s, hands=(s.hands[0], tuple(rest[:10])),
-                                discard=("H5",), stock=tuple(rest[10:]))
+    s = msgspec.structs.replace(
+        s, hands=(s.hands[0], tuple(rest[:10])), discard=("H5",), stock=tuple(rest[10:])
+    )
     assert choose_action(ENGINE, s, 0, random.Random(0)) == {"type": "draw", "source": "discard"}
     s = ENGINE.apply(s, 0, {"type": "draw", "source": "discard"})
     assert not isinstance(s, Rejection)
@@ -362,11 +403,21 @@ def test_bot_keeps_a_card_the_next_player_is_collecting() -> None:
     mine, his = ("C6", "D3", "H9", "S2"), ("C10", "D12", "H8", "S5")
     rest = [c for c in STANDARD if c not in mine + his]
     base = ENGINE.new_game(2, {}, 1)
-    s = msgspec.structs.replace(base, hands=(mine, his), stock=tuple(rest[1:]),
-                                discard=(rest[0],), turn=0, phase=PLAY, drawn="S2",
-                                drawn_from="stock")
+    s = msgspec.structs.replace(
+        base,
+        hands=(mine, his),
+        stock=tuple(rest[1:]),
+        discard=(rest[0],),
+        turn=0,
+        phase=PLAY,
+        drawn="S2",
+        drawn_from="stock",
+    )
     assert choose_action(ENGINE, s, 0, random.Random(0)) == {"type": "discard", "card": "H9"}
-    took = (Move(1, "draw", "discard", "H8"), Move(1, "discard", card="C10"),
-            Move(0, "draw", "stock"))
+    took = (
+        Move(1, "draw", "discard", "H8"),
+        Move(1, "discard", card="C10"),
+        Move(0, "draw", "stock"),
+    )
     s = msgspec.structs.replace(s, moves=took)
     assert choose_action(ENGINE, s, 0, random.Random(0)) == {"type": "discard", "card": "C6"}

@@ -41,8 +41,9 @@ class GrabRace:
 
     info = GameInfo(name="race", title="Race", min_players=2, max_players=2)
 
-    def new_game(self, players: int, options: dict[str, Any], seed: int,
-                 deck: Sequence[str] | None = None) -> Race:
+    def new_game(
+        self, players: int, options: dict[str, Any], seed: int, deck: Sequence[str] | None = None
+    ) -> Race:
         return Race()
 
     def teams(self, state: Race) -> list[list[int]]:
@@ -136,8 +137,9 @@ class FirstGrab:
 
     info = GameInfo(name="first", title="First", min_players=4, max_players=4)
 
-    def new_game(self, players: int, options: dict[str, Any], seed: int,
-                 deck: Sequence[str] | None = None) -> list[int]:
+    def new_game(
+        self, players: int, options: dict[str, Any], seed: int, deck: Sequence[str] | None = None
+    ) -> list[int]:
         return []
 
     def teams(self, state: list[int]) -> list[list[int]]:
@@ -149,8 +151,9 @@ class FirstGrab:
     def legal_actions(self, state: list[int], player: int) -> list[dict[str, Any]]:
         return [{"type": "grab"}] if not state else []
 
-    def apply(self, state: list[int], player: int | None,
-              action: dict[str, Any]) -> list[int] | Rejection:
+    def apply(
+        self, state: list[int], player: int | None, action: dict[str, Any]
+    ) -> list[int] | Rejection:
         return [player] if player is not None and not state else Rejection("bad", "No.")
 
     def scheduled(self, state: list[int]) -> Scheduled | None:
@@ -186,12 +189,18 @@ def test_failures_are_reported_not_raised() -> None:
 
 def test_drive_shows_every_transition_and_stops_when_asked() -> None:
     seen: list[tuple[int | None, str]] = []
-    played = drive(RACE, Race(), [grabber, grabber], [random.Random(0)] * 2,
-                   observe=lambda before, p, action, after: seen.append((p, action["type"])))
+    played = drive(
+        RACE,
+        Race(),
+        [grabber, grabber],
+        [random.Random(0)] * 2,
+        observe=lambda before, p, action, after: seen.append((p, action["type"])),
+    )
     assert played.ok and played.steps == 7 and RACE.outcome(played.state) is not None
     assert seen == [(0, "grab"), (None, "reopen")] * 3 + [(0, "grab")]  # turn order: 0 first
-    early = drive(RACE, Race(), [grabber, grabber], [random.Random(0)] * 2,
-                  stop=lambda s: sum(s.points) == 2)
+    early = drive(
+        RACE, Race(), [grabber, grabber], [random.Random(0)] * 2, stop=lambda s: sum(s.points) == 2
+    )
     assert early.ok and early.steps == 3 and early.state.points == (2, 0)
     stuck = drive(RACE, Race(), [passer, passer], [random.Random(0)] * 2)
     assert not stuck.ok and stuck.steps == 0 and "none of players [0, 1]" in (stuck.failure or "")
@@ -300,8 +309,15 @@ class _RaceBinding:
 def test_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["spades", "--games", "2", "--seed", "5", "--no-progress"]) == 0
     out = capsys.readouterr().out
-    for words in ("Spades", "Bot side win rate", "Bot vs bot", "Wins by side",
-                  "Average final score (bot)", "Games per second", "P0 & P2"):
+    for words in (
+        "Spades",
+        "Bot side win rate",
+        "Bot vs bot",
+        "Wins by side",
+        "Average final score (bot)",
+        "Games per second",
+        "P0 & P2",
+    ):
         assert words in out, words
 
 

@@ -90,8 +90,9 @@ def test_bid_reads_the_partners_bid() -> None:
 # --------------------------------------------------------------------------------- play
 
 
-def after_plays(fixed: dict[int, Sequence[str]], bids: Sequence[int],
-                plays: Sequence[str]) -> SpadesState:
+def after_plays(
+    fixed: dict[int, Sequence[str]], bids: Sequence[int], plays: Sequence[str]
+) -> SpadesState:
     state = deal(fixed)
     for p, b in enumerate(bids):
         state = ok(state, p, {"type": "bid", "bid": b})

@@ -187,9 +187,7 @@ def test_rule_02_ace_high_and_spades_are_trumps() -> None:
     assert trick_winner(2, ["D1", "S2", "D13", "C1"]) == 3  # lowest spade beats an ace
     assert trick_winner(1, ["D5", "S2", "S1", "S13"]) == 3  # highest spade
     assert trick_winner(3, ["S10", "S2", "H1", "S11"]) == 2  # spade led: highest spade
-    assert sort_hand(["S2", "H1", "D13", "C1", "D1", "H2"]) == (
-        "D13", "D1", "C1", "H2", "H1", "S2"
-    )
+    assert sort_hand(["S2", "H1", "D13", "C1", "D1", "H2"]) == ("D13", "D1", "C1", "H2", "H1", "S2")
 
 
 def test_rule_03_deal_one_at_a_time_from_the_dealers_left() -> None:
@@ -249,8 +247,9 @@ def test_rule_05_zero_is_nil() -> None:
 def test_rule_06_blind_nil() -> None:
     # Deal 1: side 0 (players 0 and 2) fails 10 -> -100; side 1 bids 8, takes 10 -> 82.
     counts = {0: 2, 1: 5, 2: 1, 3: 5}
-    state = play_deal(first_state(counts, blind_nil=True), {0: 5, 1: 4, 2: 5, 3: 4}, counts,
-                      fresh=False)
+    state = play_deal(
+        first_state(counts, blind_nil=True), {0: 5, 1: 4, 2: 5, 3: 4}, counts, fresh=False
+    )
     assert state.scores == (-100, 82)
     # Deal 2: side 0 trails by 182, so players 0 and 2 get their cards face down.
     state = ok(state, 1, {"type": "next_deal"})
@@ -279,8 +278,9 @@ def test_rule_06_blind_nil() -> None:
             rejected(state, 2, {"type": "look"}, "already_looked")
             assert ENGINE.view(state, 2)["hand"] == list(state.hands[2])
         if p in (1, 3):
-            msg = rejected(state, p, {"type": "bid", "bid": 0, "blind": True},
-                           "blind_nil_not_allowed")
+            msg = rejected(
+                state, p, {"type": "bid", "bid": 0, "blind": True}, "blind_nil_not_allowed"
+            )
             assert "trails by 100" in msg
         state = ok(state, p, {"type": "bid", "bid": bids[p]})
     assert {"type": "bid", "bid": 0, "blind": True} in ENGINE.legal_actions(state, 0)
@@ -334,9 +334,9 @@ def test_rule_06_blind_nil_needs_the_option_and_a_deficit() -> None:
     rejected(state, first, {"type": "look"}, "already_looked")
 
 
-def exchange_for(state: SpadesState, final: Sequence[Sequence[str]], blind: int) -> tuple[
-    SpadesState, list[str], list[str]
-]:
+def exchange_for(
+    state: SpadesState, final: Sequence[Sequence[str]], blind: int
+) -> tuple[SpadesState, list[str], list[str]]:
     """``state`` redealt so that after the blind nil exchange (partner gives ``given``, the
     bidder returns ``returned``) the hands are ``final``."""
     partner = (blind + 2) % 4
@@ -380,8 +380,9 @@ def test_rule_06_trailing_by_100_is_the_limit(
 def test_rule_06_failed_blind_nil_costs_200() -> None:
     # Deal 1 leaves side 0 at -100 against 82, as in test_rule_06_blind_nil.
     counts = {0: 2, 1: 5, 2: 1, 3: 5}
-    state = play_deal(first_state(counts, blind_nil=True), {0: 5, 1: 4, 2: 5, 3: 4}, counts,
-                      fresh=False)
+    state = play_deal(
+        first_state(counts, blind_nil=True), {0: 5, 1: 4, 2: 5, 3: 4}, counts, fresh=False
+    )
     state = ok(state, 1, {"type": "next_deal"})
     assert state.unseen == (True, False, True, False)
     # Deal 2: Ana (player 0) bids blind nil but takes 2 tricks; Cy bids 3 and takes 3.
@@ -392,8 +393,11 @@ def test_rule_06_failed_blind_nil_costs_200() -> None:
         state = ok(state, p, {"type": "bid", "bid": bid})
     assert state.phase == BIDDING and state.turn == 0
     state = ok(state, 0, {"type": "bid", "bid": 0, "blind": True})
-    state = ok(ok(state, 2, {"type": "pass_cards", "cards": given}), 0,
-               {"type": "pass_cards", "cards": returned})
+    state = ok(
+        ok(state, 2, {"type": "pass_cards", "cards": given}),
+        0,
+        {"type": "pass_cards", "cards": returned},
+    )
     state = play_tricks(state, tricks)
     deal = state.history[-1]
     assert deal.blind == (True, False, False, False) and deal.tricks == (2, 4, 3, 4)
@@ -436,8 +440,9 @@ def test_rule_08_follow_suit_if_you_can() -> None:
     state = bid_all(first_state(counts), {0: 3, 1: 3, 2: 3, 3: 3})
     leader = state.turn
     assert leader is not None
-    state = ok(state, leader, {"type": "play", "card": next(
-        c for c in state.hands[leader] if c[0] == "C")})
+    state = ok(
+        state, leader, {"type": "play", "card": next(c for c in state.hands[leader] if c[0] == "C")}
+    )
     nxt = (leader + 1) % 4
     diamond = next(c for c in state.hands[nxt] if c[0] == "D")
     msg = rejected(state, nxt, {"type": "play", "card": diamond}, "must_follow_suit")
@@ -548,7 +553,10 @@ def test_rule_13_nil_scored_apart_from_partner() -> None:
     # The nil bidder's tricks don't help the partner make the bid.
     short = score_side(0, 0, (0, 4), (2, 3))
     assert (short.contract_points, short.nil_points, short.points, short.bags) == (
-        -40, -100, -138, 2
+        -40,
+        -100,
+        -138,
+        2,
     )
     assert score_side(0, 0, (0, 0), (0, 0)).points == 200
 
@@ -585,9 +593,7 @@ def test_rule_14_first_side_to_target_wins() -> None:
 # ------------------------------------------------------------------------- worked examples
 
 
-@pytest.mark.parametrize(
-    ("taken", "score", "bags"), [(7, 389, 9), (8, 290, 0), (9, 291, 1)]
-)
+@pytest.mark.parametrize(("taken", "score", "bags"), [(7, 389, 9), (8, 290, 0), (9, 291, 1)])
 def test_worked_example_337_with_7_bags_bids_5(taken: int, score: int, bags: int) -> None:
     pure = score_side(337, 7, (3, 2), (taken - 2, 2))
     assert (pure.score, pure.bags) == (score, bags)
@@ -639,8 +645,9 @@ def test_rejections_have_codes_and_readable_messages() -> None:
     missing = next(c for c in STANDARD if c not in state.hands[p])
     msg = rejected(state, p, {"type": "play", "card": missing}, "not_in_hand")
     assert "of" in msg and missing not in msg  # named in words
-    rejected(state, (p + 1) % 4, {"type": "play", "card": state.hands[(p + 1) % 4][0]},
-             "not_your_turn")
+    rejected(
+        state, (p + 1) % 4, {"type": "play", "card": state.hands[(p + 1) % 4][0]}, "not_your_turn"
+    )
     rejected(state, p, {"type": "next_deal"}, "wrong_phase")
     rejected(state, p, {"type": "pass_cards", "cards": ["C2", "C3"]}, "wrong_phase")
     rejected(state, p, {"type": "look"}, "wrong_phase")
@@ -722,8 +729,12 @@ def test_load_rejects_impossible_states() -> None:
     for data, words in cases:
         with pytest.raises(InvalidState, match=words):
             ENGINE.load(data)
-    over = play_deal(first_state({0: 3, 1: 4, 2: 2, 3: 4}), {0: 3, 1: 4, 2: 2, 3: 4},
-                     {0: 3, 1: 4, 2: 2, 3: 4}, fresh=False)
+    over = play_deal(
+        first_state({0: 3, 1: 4, 2: 2, 3: 4}),
+        {0: 3, 1: 4, 2: 2, 3: 4},
+        {0: 3, 1: 4, 2: 2, 3: 4},
+        fresh=False,
+    )
     data = ENGINE.dump(over)
     data["history"][0]["sides"][0]["points"] += 1
     with pytest.raises(InvalidState, match="add up"):
@@ -753,8 +764,19 @@ def test_view_is_private_and_complete() -> None:
     assert spectator["stock_count"] == 0
     assert spectator["bids"] == [3, 4, 2, 4] and spectator["contracts"] == [5, 8]
     assert spectator["trick"] == [{"player": p, "card": state.trick[0]}]
-    for key in ("dealer", "leader", "turn", "scores", "bags", "history", "spades_broken",
-                "tricks_taken", "last_trick", "phase", "teams"):
+    for key in (
+        "dealer",
+        "leader",
+        "turn",
+        "scores",
+        "bags",
+        "history",
+        "spades_broken",
+        "tricks_taken",
+        "last_trick",
+        "phase",
+        "teams",
+    ):
         assert key in spectator
 
 

@@ -292,8 +292,10 @@ def test_self_play_invariants(
 @pytest.mark.slow
 def test_bot_beats_random_legal_players() -> None:
     report = simulate(ENGINE, choose_action, 200, 2024)
-    print(f"\nSpades bot side vs random-legal side: {report.bot_wins}/{report.finished} "
-          f"({report.win_rate:.1%}), average scores {report.average_scores}")
+    print(
+        f"\nSpades bot side vs random-legal side: {report.bot_wins}/{report.finished} "
+        f"({report.win_rate:.1%}), average scores {report.average_scores}"
+    )
     assert not report.failures
     assert report.finished == 200 and report.win_rate >= 0.9
 

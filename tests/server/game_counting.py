@@ -99,8 +99,9 @@ def seated_room(name: str, players: int, rng: random.Random) -> tuple[Table, Env
     return table, env
 
 
-def play(table: Table, env: Env, counts: Counter[str], moves: int,
-         rng: random.Random) -> tuple[list[Counter[str]], list[Counter[str]]]:
+def play(
+    table: Table, env: Env, counts: Counter[str], moves: int, rng: random.Random
+) -> tuple[list[Counter[str]], list[Counter[str]]]:
     """Play until the person made ``moves`` moves (or the game is over); the calls counted
     for each of the person's commits and for each of the server's own."""
     person: list[Counter[str]] = []

@@ -23,8 +23,12 @@ def random_op(rng: random.Random, c: TableClient) -> dict[str, Any]:
     full = [s for s in stacks if s["cards"]]
     loose = [o for o in objs.values() if o["t"] == "card" and o["parent"] is None]
     mine = objs[f"hand{seat}"]["cards"] if seat is not None else []
-    others = [cid for o in objs.values() if o["t"] == "hand" and o["seat"] != seat
-              for cid in o.get("cards", [])]
+    others = [
+        cid
+        for o in objs.values()
+        if o["t"] == "hand" and o["seat"] != seat
+        for cid in o.get("cards", [])
+    ]
     xy = {"x": rng.uniform(0, 1500), "y": rng.uniform(0, 900)}
     options: list[dict[str, Any]] = []
     if full:
@@ -44,8 +48,9 @@ def random_op(rng: random.Random, c: TableClient) -> dict[str, Any]:
         if len(stacks) > 1:
             other = rng.choice([t for t in stacks if t["id"] != s["id"]])
             options.append({"op": "merge", "id": s["id"], "into": other["id"]})
-            options.append({"op": "move", "id": top["id"], "to": other["id"],
-                            "up": rng.random() < 0.5})
+            options.append(
+                {"op": "move", "id": top["id"], "to": other["id"], "up": rng.random() < 0.5}
+            )
     if mine:
         cid = rng.choice(mine)
         options += [
@@ -55,8 +60,15 @@ def random_op(rng: random.Random, c: TableClient) -> dict[str, Any]:
             {"op": "flip", "id": cid},
         ]
         if stacks:
-            options.append({"op": "move", "id": cid, "to": rng.choice(stacks)["id"],
-                            "index": rng.randint(0, 3), "up": False})
+            options.append(
+                {
+                    "op": "move",
+                    "id": cid,
+                    "to": rng.choice(stacks)["id"],
+                    "index": rng.randint(0, 3),
+                    "up": False,
+                }
+            )
     if loose:
         card = rng.choice(loose)
         options += [

@@ -46,8 +46,10 @@ def test_ports_brackets_and_mapped_addresses():
     assert client_address("10.1.2.3", "[2001:db8::5]:443", PROXIES) == "2001:db8::5"
     assert client_address("::ffff:10.1.2.3", "2001:DB8::5", PROXIES) == "2001:db8::5"
     assert client_address("::ffff:198.51.100.7", None, []) == "198.51.100.7"
-    assert client_address("2001:db8:ffff:1::1", "2001:db8:ffff:2::2, 2001:db8::77",
-                          PROXIES) == "2001:db8::77"
+    assert (
+        client_address("2001:db8:ffff:1::1", "2001:db8:ffff:2::2, 2001:db8::77", PROXIES)
+        == "2001:db8::77"
+    )
 
 
 def test_unknown_peers():
@@ -57,8 +59,11 @@ def test_unknown_peers():
 
 
 def test_limits_count_ipv6_per_64():
-    assert limit_key("2001:db8:1:2:aaaa::1") == limit_key("2001:db8:1:2:bbbb::9") == \
-        "2001:db8:1:2::/64"
+    assert (
+        limit_key("2001:db8:1:2:aaaa::1")
+        == limit_key("2001:db8:1:2:bbbb::9")
+        == "2001:db8:1:2::/64"
+    )
     assert limit_key("2001:db8:1:3::1") != limit_key("2001:db8:1:2::1")
     assert limit_key("198.51.100.7") == "198.51.100.7"
     assert limit_key("") == ""

@@ -13,8 +13,12 @@ def test_defaults_use_the_embedded_store(monkeypatch):
     monkeypatch.delenv("REDIS_URL", raising=False)
     monkeypatch.delenv("PORT", raising=False)
     cfg = config_from_args(["serve"])
-    assert (cfg.host, cfg.port, cfg.redis_url, cfg.data_dir) == ("127.0.0.1", 8080, None,
-                                                                  Path("var"))
+    assert (cfg.host, cfg.port, cfg.redis_url, cfg.data_dir) == (
+        "127.0.0.1",
+        8080,
+        None,
+        Path("var"),
+    )
     assert cfg.fsync == "always" and cfg.grace_seconds == 120 and cfg.limits.max_objects == 1500
 
 
@@ -23,8 +27,21 @@ def test_environment_then_flags(monkeypatch):
     monkeypatch.setenv("PORT", "9000")
     cfg = config_from_args(["serve"])
     assert cfg.redis_url == "redis://env:6379/0" and cfg.port == 9000
-    cfg = config_from_args(["serve", "--port", "9100", "--redis-url", "redis://flag/1",
-                            "--max-objects", "50", "--grace", "5", "--fsync", "everysec"])
+    cfg = config_from_args(
+        [
+            "serve",
+            "--port",
+            "9100",
+            "--redis-url",
+            "redis://flag/1",
+            "--max-objects",
+            "50",
+            "--grace",
+            "5",
+            "--fsync",
+            "everysec",
+        ]
+    )
     assert cfg.port == 9100 and cfg.redis_url == "redis://flag/1"
     assert cfg.limits.max_objects == 50 and cfg.grace_seconds == 5 and cfg.fsync == "everysec"
 
@@ -34,8 +51,17 @@ def test_help_names_every_setting(capsys):
         config_from_args(["serve", "--help"])
     assert done.value.code == 0
     text = capsys.readouterr().out
-    for flag in ("--host", "--port", "--redis-url", "--data-dir", "--log-level", "--grace",
-                 "--trusted-proxy", "--misses-per-minute", "--misses-per-day"):
+    for flag in (
+        "--host",
+        "--port",
+        "--redis-url",
+        "--data-dir",
+        "--log-level",
+        "--grace",
+        "--trusted-proxy",
+        "--misses-per-minute",
+        "--misses-per-day",
+    ):
         assert flag in text
 
 
@@ -46,8 +72,19 @@ def test_trusted_proxies_and_miss_limits(monkeypatch, capsys):
     monkeypatch.setenv("CARDTABLE_TRUSTED_PROXIES", "10.0.0.0/8, fd00::/8")
     cfg = config_from_args(["serve"])
     assert [str(n) for n in cfg.trusted_proxies] == ["10.0.0.0/8", "fd00::/8"]
-    cfg = config_from_args(["serve", "--trusted-proxy", "192.168.0.0/16", "--trusted-proxy",
-                            "127.0.0.1", "--misses-per-minute", "5", "--misses-per-day", "20"])
+    cfg = config_from_args(
+        [
+            "serve",
+            "--trusted-proxy",
+            "192.168.0.0/16",
+            "--trusted-proxy",
+            "127.0.0.1",
+            "--misses-per-minute",
+            "5",
+            "--misses-per-day",
+            "20",
+        ]
+    )
     assert [str(n) for n in cfg.trusted_proxies] == ["192.168.0.0/16", "127.0.0.1/32"]
     assert (cfg.misses_per_minute, cfg.misses_per_day) == (5, 20)
     with pytest.raises(SystemExit) as done:

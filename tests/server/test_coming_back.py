@@ -102,8 +102,10 @@ async def test_a_newcomer_is_never_seated_into_a_departed_players_cards(server, 
     cy = await make_client()
     await cy.join(code, "Cy")
     assert cy.seat == 0 and cy.hand() == []
-    ben_faces = {(await server_table(server, code)).objects[cid].face
-                 for cid in (await server_table(server, code)).objects["hand1"].cards}
+    ben_faces = {
+        (await server_table(server, code)).objects[cid].face
+        for cid in (await server_table(server, code)).objects["hand1"].cards
+    }
     assert cy.objects["hand1"]["n"] == 7 and "cards" not in cy.objects["hand1"]
     assert ben_faces and not ben_faces & faces_received(cy)
 
@@ -190,8 +192,10 @@ async def test_in_a_rule_room_a_vacated_game_seat_is_offered_not_given(server, m
     departed player, back first, gets it again."""
     import aiohttp
 
-    async with aiohttp.ClientSession() as http, http.post(
-            f"{server.url}/api/rooms", json={"game": "gin_rummy"}) as resp:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{server.url}/api/rooms", json={"game": "gin_rummy"}) as resp,
+    ):
         code = (await resp.json())["code"]
     ana, ben = await make_client(), await make_client()
     await ana.join(code, "Ana")

@@ -14,9 +14,10 @@ from tests.server.helpers import server_table
 
 
 async def _gin_room(server) -> str:
-    async with aiohttp.ClientSession() as http, http.post(
-        f"{server.url}/api/rooms", json={"game": "gin_rummy"}
-    ) as r:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{server.url}/api/rooms", json={"game": "gin_rummy"}) as r,
+    ):
         assert r.status == 201
         return str((await r.json())["code"])
 
@@ -76,11 +77,15 @@ async def test_game_rooms_answer_spectators_rules_and_acks_as_documented(server,
     await ana.join(code, "Ana")
     await ben.join(code, "Ben")
     await eve.join(code, "Eve", seat=None)
-    assert (await _refused(eve.request("game", {"action": {"type": "pass"}})))["code"] \
-        == "forbidden"
+    assert (await _refused(eve.request("game", {"action": {"type": "pass"}})))[
+        "code"
+    ] == "forbidden"
     assert (await _refused(eve.op("take", id="stock")))["code"] == "not_seated"
-    for op in ({"op": "rotate", "id": "stock", "rot": 90}, {"op": "shuffle", "id": "stock"},
-               {"op": "move", "id": "stock", "x": 10.0, "y": 10.0}):
+    for op in (
+        {"op": "rotate", "id": "stock", "rot": 90},
+        {"op": "shuffle", "id": "stock"},
+        {"op": "move", "id": "stock", "x": 10.0, "y": 10.0},
+    ):
         err = await _refused(ana.request("op", op))
         assert err["code"] == "rules" and err.get("rule"), err
     table = await server_table(server, code)

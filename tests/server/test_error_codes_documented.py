@@ -47,8 +47,7 @@ def collect() -> tuple[dict[str, set[str]], dict[str, set[str]], list[str]]:
             name = _call_name(node)
             if name == "CardtableError":
                 first = node.args[0] if node.args else None
-                if isinstance(first, ast.Name) and isinstance(getattr(errors, first.id, None),
-                                                              str):
+                if isinstance(first, ast.Name) and isinstance(getattr(errors, first.id, None), str):
                     codes.setdefault(getattr(errors, first.id), set()).add(where)
                 elif isinstance(first, ast.Constant) and isinstance(first.value, str):
                     codes.setdefault(first.value, set()).add(where)
@@ -73,7 +72,7 @@ def collect() -> tuple[dict[str, set[str]], dict[str, set[str]], list[str]]:
 def _section(title: str) -> str:
     start = DOC.index(title)
     end = DOC.find("\n#", start + len(title))
-    return DOC[start:end if end != -1 else len(DOC)]
+    return DOC[start : end if end != -1 else len(DOC)]
 
 
 def _first_column(table_text: str) -> set[str]:
@@ -91,18 +90,25 @@ def test_the_scan_reads_every_code():
     assert not unread, "codes the scan cannot read; give them as constants:\n" + "\n".join(unread)
     # The scan finds what it is for (a broken scan would pass every check below).
     assert {"bad_request", "rules", "rate_limited", "bad_identity"} <= set(codes)
-    assert {"not_started", "top_card_only", "one_card", "not_a_rummy_move",
-            "must_follow_suit", "bad_option"} <= set(rules)
+    assert {
+        "not_started",
+        "top_card_only",
+        "one_card",
+        "not_a_rummy_move",
+        "must_follow_suit",
+        "bad_option",
+    } <= set(rules)
 
 
 def test_every_error_code_is_documented():
     codes, _, _ = collect()
     constants = {v for k, v in vars(errors).items() if k.isupper() and isinstance(v, str)}
-    assert set(codes) <= constants, "error codes not declared in server/errors.py: " \
-        f"{sorted(set(codes) - constants)}"
+    assert set(codes) <= constants, (
+        f"error codes not declared in server/errors.py: {sorted(set(codes) - constants)}"
+    )
     documented = _first_column(_section("## Error codes"))
-    social = DOC[DOC.index("New error codes:"):]
-    documented |= set(re.findall(r"`([a-z_]+)`", social[:social.find("\n\n")]))
+    social = DOC[DOC.index("New error codes:") :]
+    documented |= set(re.findall(r"`([a-z_]+)`", social[: social.find("\n\n")]))
     missing = sorted(constants - documented)
     assert not missing, f"error codes missing from docs/protocol.md: {missing}"
 

@@ -56,8 +56,9 @@ class Burst:
                     conns.append(other)
             self.players.append(conns)
         host = self.players[0][0]
-        await host.request("op", {"op": "create", "kind": "counter", "x": 100, "y": 100,
-                                  "label": "n"})
+        await host.request(
+            "op", {"op": "create", "kind": "counter", "x": 100, "y": 100, "label": "n"}
+        )
         await host.wait_for(lambda: any(o["t"] == "counter" for o in host.objects.values()))
         self.counter = next(o["id"] for o in host.objects.values() if o["t"] == "counter")
 
@@ -75,7 +76,7 @@ class Burst:
                 assert err.payload.get("retryable"), err.payload
                 if err.code == "unconfirmed":
                     self.unconfirmed.set()
-            await asyncio.sleep(self.rng.uniform(0, min(0.5, 0.02 * 2 ** attempt)))
+            await asyncio.sleep(self.rng.uniform(0, min(0.5, 0.02 * 2**attempt)))
         raise AssertionError("unreachable")
 
     async def close(self) -> None:
@@ -84,8 +85,13 @@ class Burst:
                 await c.close()
 
 
-async def _stalled_rounds(redis: EmbeddedRedis, servers: list[RunningServer],
-                          rounds: int = 3, players: int = 3, each: int = 4) -> None:
+async def _stalled_rounds(
+    redis: EmbeddedRedis,
+    servers: list[RunningServer],
+    rounds: int = 3,
+    players: int = 3,
+    each: int = 4,
+) -> None:
     code = await new_room(servers[0], template="blank", seats=players)
     burst = Burst(servers, code)
     await burst.seat(players)
@@ -101,8 +107,11 @@ async def _stalled_rounds(redis: EmbeddedRedis, servers: list[RunningServer],
             burst.unconfirmed.clear()
             os.kill(pid, signal.SIGSTOP)
             try:
-                tasks = [asyncio.ensure_future(burst.step(p))
-                         for p in range(players) for _ in range(each)]
+                tasks = [
+                    asyncio.ensure_future(burst.step(p))
+                    for p in range(players)
+                    for _ in range(each)
+                ]
                 await asyncio.wait_for(burst.unconfirmed.wait(), 60)
             finally:
                 os.kill(pid, signal.SIGCONT)
@@ -127,8 +136,7 @@ def _config(redis: EmbeddedRedis) -> Any:
     return make_config(redis.url, store_timeout_seconds=TIMEOUT, heartbeat_seconds=3600.0)
 
 
-async def test_a_stalled_redis_applies_every_retried_operation_once_on_one_process(
-        private_redis):
+async def test_a_stalled_redis_applies_every_retried_operation_once_on_one_process(private_redis):
     one = await start_server(_config(private_redis))
     try:
         await _stalled_rounds(private_redis, [one])
@@ -136,8 +144,7 @@ async def test_a_stalled_redis_applies_every_retried_operation_once_on_one_proce
         await one.stop()
 
 
-async def test_a_stalled_redis_applies_every_retried_operation_once_on_two_processes(
-        private_redis):
+async def test_a_stalled_redis_applies_every_retried_operation_once_on_two_processes(private_redis):
     one = await start_server(_config(private_redis))
     two = await start_server(_config(private_redis))
     try:
@@ -148,13 +155,18 @@ async def test_a_stalled_redis_applies_every_retried_operation_once_on_two_proce
 
 
 async def test_opid_is_taken_by_every_mutating_event_and_a_malformed_one_refused(
-        server, make_client):
+    server, make_client
+):
     code = await new_room(server)
     a = await make_client()
     await a.join(code, "Ana")
-    events = [("op", {"op": "flip", "id": "deck"}), ("seat", {"seat": 1}),
-              ("rename", {"name": "Bea"}), ("host", {"action": "lock"}),
-              ("game", {"action": {"type": "pass"}})]
+    events = [
+        ("op", {"op": "flip", "id": "deck"}),
+        ("seat", {"seat": 1}),
+        ("rename", {"name": "Bea"}),
+        ("host", {"action": "lock"}),
+        ("game", {"action": {"type": "pass"}}),
+    ]
     before = await server_table(server, code)
     for bad in ("short", "x" * 41, "has space!", "ünïcode-id", 12345678):
         for event, payload in events:

@@ -24,8 +24,10 @@ def _table_cards(t: Table) -> Counter:
     return Counter(o.face for o in t.objects.values() if isinstance(o, Card))
 
 
-@pytest.mark.parametrize(("name", "players"), [("gin_rummy", 2), ("spades", 4), ("rummy", 3),
-                                               ("rummy", 2), ("pennies", 3)])
+@pytest.mark.parametrize(
+    ("name", "players"),
+    [("gin_rummy", 2), ("spades", 4), ("rummy", 3), ("rummy", 2), ("pennies", 3)],
+)
 def test_computers_play_a_hand_through_the_reducer(name: str, players: int) -> None:
     rng = random.Random(11)
     env = Env(now=1000.0, rng=rng)
@@ -58,8 +60,8 @@ def test_computers_play_a_hand_through_the_reducer(name: str, players: int) -> N
             mine = Counter(table.objects[c].face for c in hand.cards)
             assert mine == Counter(binding.project(state).hands[p])
         assert sum(on_table.values()) == sum(
-            len(z.faces) for z in binding.project(state).zones) + sum(
-            len(h) for h in binding.project(state).hands.values())
+            len(z.faces) for z in binding.project(state).zones
+        ) + sum(len(h) for h in binding.project(state).hands.values())
         for seat in [None, *range(table.seats)]:
             allowed = oracle_faces(table, seat)
             for obj in snapshot(table, seat)["objects"]:
@@ -67,7 +69,11 @@ def test_computers_play_a_hand_through_the_reducer(name: str, players: int) -> N
                     assert allowed.get(obj["id"]) == obj["face"]
     view = games.game_view(table, 0)
     assert view is not None and view["phase"] in (
-        "hand_over", "deal_over", "round_over", "game_over"), (view["phase"], steps)
+        "hand_over",
+        "deal_over",
+        "round_over",
+        "game_over",
+    ), (view["phase"], steps)
     assert view["scoreboard"]["rows"], view["scoreboard"]
     assert steps > 10
 

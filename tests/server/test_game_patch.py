@@ -34,8 +34,9 @@ def _plain(x: Any) -> Any:
     return msgspec.json.decode(msgspec.json.encode(x))
 
 
-def _self_play(name: str, players: int, seed: int, commits: int,
-               cases: list[dict[str, Any]] | None = None) -> dict[str, int]:
+def _self_play(
+    name: str, players: int, seed: int, commits: int, cases: list[dict[str, Any]] | None = None
+) -> dict[str, int]:
     """Play ``commits`` commits of ``name`` (a person in seat 0, computers elsewhere, a
     spectator), following each view's game view through its deltas; every few commits the room
     is decoded afresh (another process committed) or a built commit is dropped (it lost the
@@ -77,8 +78,13 @@ def _self_play(name: str, players: int, seed: int, commits: int,
                 held[key] = apply_patch(held[key], d["game_patch"])
                 sent["patch"] += 1
                 if cases is not None and len(cases) < 400:
-                    cases.append({"base": before, "patch": _plain(d["game_patch"]),
-                                  "expected": _plain(held[key])})
+                    cases.append(
+                        {
+                            "base": before,
+                            "patch": _plain(d["game_patch"]),
+                            "expected": _plain(held[key]),
+                        }
+                    )
             elif change.game_changed:
                 sent["same"] += 1
             assert _plain(held[key]) == _plain(games.game_view(table, seat)), (name, step, key)
@@ -110,8 +116,10 @@ def test_no_patch_without_the_previous_versions_views() -> None:
     change = reduce(table, action, env)
     assert change is not None
     fresh = decode_table(encode_table(table))  # the same commit, in a process that holds
-    assert all("game" in d and "game_patch" not in d  # nothing of the room's last commit
-               for d in build_deltas(fresh, change, "ana").values())
+    assert all(
+        "game" in d and "game_patch" not in d  # nothing of the room's last commit
+        for d in build_deltas(fresh, change, "ana").values()
+    )
     patched = build_deltas(table, change, "ana")  # this process sent the previous version
     assert any("game_patch" in d for d in patched.values())
 
@@ -120,8 +128,11 @@ def test_patch_shapes() -> None:
     old = {"a": 1, "b": [1], "gone": 0, "view": {"x": 1, "y": 2}}
     new = {"a": 1, "b": [2], "c": None, "view": {"x": 1, "z": 3}}
     patch = diff(old, new)
-    assert patch == {"set": {"b": [2], "c": None}, "del": ["gone"],
-                     "view": {"set": {"z": 3}, "del": ["y"]}}
+    assert patch == {
+        "set": {"b": [2], "c": None},
+        "del": ["gone"],
+        "view": {"set": {"z": 3}, "del": ["y"]},
+    }
     assert apply_patch(old, patch) == new
     assert old["view"] == {"x": 1, "y": 2}  # the base is left as it was
     assert diff(new, new) == {}
@@ -138,19 +149,25 @@ def test_the_page_applies_the_patches_the_games_emit(tmp_path: Path) -> None:
     for name, players in GAME_CASES:
         before = len(cases)
         _self_play(name, players, 11, 80, cases)
-        del cases[before + 100:]
+        del cases[before + 100 :]
     assert len({c["expected"].get("name") for c in cases}) == len(GAME_CASES)
     path = tmp_path / "game_patch_cases.json"
     path.write_text(json.dumps(cases))
-    run = subprocess.run([node, "test/run.mjs", "--test-name-pattern=game patch"], cwd=WEB,
-                         env={**os.environ, "CARDTABLE_GAME_PATCH_CASES": str(path)},
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [node, "test/run.mjs", "--test-name-pattern=game patch"],
+        cwd=WEB,
+        env={**os.environ, "CARDTABLE_GAME_PATCH_CASES": str(path)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert f"{len(cases)} cases emitted by the server" in run.stdout, run.stdout
 
 
-async def test_over_the_wire_the_patched_view_is_the_snapshots(server: Any,
-                                                                make_client: Any) -> None:
+async def test_over_the_wire_the_patched_view_is_the_snapshots(
+    server: Any, make_client: Any
+) -> None:
     """Two people play Gin through a real server: their deltas carry patches, and the game view
     each client built from them is what a new connection's snapshot shows for that seat."""
     from tests.server.helpers import server_table

@@ -28,7 +28,8 @@ from tests.server.game_counting import counted, play, seated_room
 
 @pytest.mark.parametrize(("name", "players"), [("spades", 4), ("gin_rummy", 2)])
 def test_a_move_loads_nothing_projects_once_and_builds_the_shared_view_once(
-        name: str, players: int) -> None:
+    name: str, players: int
+) -> None:
     with counted(name) as (counted_name, counts):
         rng = random.Random(5)
         table, env = seated_room(counted_name, players, rng)
@@ -70,7 +71,8 @@ def test_a_computers_seat_gets_no_delta_a_persons_does() -> None:
 
 
 async def test_the_room_service_keeps_the_session_past_a_refusal_and_checks_a_foreign_state(
-        store: RedisStore) -> None:
+    store: RedisStore,
+) -> None:
     with counted("gin_rummy") as (counted_name, counts):
         here = RoomService(store, rng=random.Random(2), bot_delay=0.0)
         table = await here.create_room(game=counted_name)
@@ -108,10 +110,18 @@ def test_a_room_stored_with_the_game_as_a_map_decodes_and_plays_on() -> None:
     assert table.game is not None
     # The map rooms held before the slot was typed (a whole-second deadline, as an int).
     data: dict[str, Any] = msgspec.to_builtins(table)
-    old_game = {"name": "gin_rummy", "options": table.game.options, "fill": False,
-                "state": table.game.state, "seats": [0, 1], "deal": table.game.deal,
-                "zones": table.game.zones, "markers": table.game.markers, "deadline": 1001,
-                "delay": 1}
+    old_game = {
+        "name": "gin_rummy",
+        "options": table.game.options,
+        "fill": False,
+        "state": table.game.state,
+        "seats": [0, 1],
+        "deal": table.game.deal,
+        "zones": table.game.zones,
+        "markers": table.game.markers,
+        "deadline": 1001,
+        "delay": 1,
+    }
     data["game"] = old_game
     back = decode_table(msgspec.msgpack.encode(data))
     assert isinstance(back.game, GameSlot)
@@ -142,8 +152,11 @@ def test_an_edit_of_the_stored_state_is_read_again() -> None:
     engine = GAMES["gin_rummy"].engine
     state = engine.load(table.game.state)
     first = engine.to_act(state)[0]
-    later = next(after for action in engine.legal_actions(state, first)
-                 if engine.to_act(after := engine.apply(state, first, action)) == [1 - first])
+    later = next(
+        after
+        for action in engine.legal_actions(state, first)
+        if engine.to_act(after := engine.apply(state, first, action)) == [1 - first]
+    )
 
     def another_state(t: Table) -> None:
         assert t.game is not None and t.game.state is not None
@@ -169,17 +182,23 @@ def _encodings(table: Table) -> dict[str, tuple[bytes, tuple[bool, ...], int | N
         plain = msgspec.structs.replace(obj, v=0)
         if isinstance(obj, Card):
             holder = table.objects.get(obj.parent) if obj.parent is not None else None
-            out[oid] = (_enc.encode(plain), tuple(card_visible(table, obj, s) for s in views),
-                        holder.seat if isinstance(holder, Hand) else None)
+            out[oid] = (
+                _enc.encode(plain),
+                tuple(card_visible(table, obj, s) for s in views),
+                holder.seat if isinstance(holder, Hand) else None,
+            )
         else:
             out[oid] = (_enc.encode(plain), (), None)
     return out
 
 
-@pytest.mark.parametrize(("name", "players"), [("gin_rummy", 2), ("spades", 4), ("rummy", 3),
-                                               ("pennies", 3), ("pennies", 4)])
+@pytest.mark.parametrize(
+    ("name", "players"),
+    [("gin_rummy", 2), ("spades", 4), ("rummy", 3), ("pennies", 3), ("pennies", 4)],
+)
 def test_each_commit_reports_exactly_what_the_encodings_say_changed(
-        name: str, players: int) -> None:
+    name: str, players: int
+) -> None:
     """A person in seat 0 plays at random (and deals on), computers play the others."""
     rng = random.Random(21)
     table, env = seated_room(name, players, rng)
@@ -204,8 +223,11 @@ def test_each_commit_reports_exactly_what_the_encodings_say_changed(
         assert change.dirty == dirty
         assert change.created == {oid for oid in new if oid not in old}
         assert change.removed == {oid for oid in old if oid not in new}
-        assert change.held == {oid: seat for oid, (_, _, seat) in old.items()
-                               if seat is not None and (oid in dirty or oid not in new)}
+        assert change.held == {
+            oid: seat
+            for oid, (_, _, seat) in old.items()
+            if seat is not None and (oid in dirty or oid not in new)
+        }
         build_deltas(table, change, "server")
         checked["commits"] += 1
         checked["dirty"] += len(dirty)
@@ -225,7 +247,8 @@ def _step(table: Table, env: Env, rng: random.Random) -> tuple[Env, Any]:
 
 @pytest.mark.parametrize("between", [False, True])
 def test_the_projection_trusts_what_it_showed_only_if_nothing_was_committed_since(
-        between: bool) -> None:
+    between: bool,
+) -> None:
     # Right after a projection's commit the table shows it, so a zone whose part is the same
     # in the next projection is left alone unlooked at: a card of it knocked out of place
     # behind the room's back (no commit) stays so. After any other commit (a rename here) the

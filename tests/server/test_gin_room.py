@@ -22,9 +22,12 @@ from tests.server.helpers import (
 
 
 async def gin_room(server) -> str:
-    async with aiohttp.ClientSession() as http, http.post(
-        f"{server.url}/api/rooms", json={"game": "gin_rummy", "options": {"target": 100}}
-    ) as r:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(
+            f"{server.url}/api/rooms", json={"game": "gin_rummy", "options": {"target": 100}}
+        ) as r,
+    ):
         assert r.status == 201
         body = await r.json()
     assert body["game"] == "gin_rummy" and body["seats"] == 2
@@ -77,11 +80,13 @@ async def test_illegal_drags_are_refused_with_the_rule(server, make_client):
     with pytest.raises(OpFailed) as err:
         await first.op("move", id=card_id(first, taken), to="discard", up=True)
     assert err.value.payload["message"] == (
-        f"You can't discard the {card_name(taken)}: you just took it from the discard pile.")
+        f"You can't discard the {card_name(taken)}: you just took it from the discard pile."
+    )
     assert err.value.payload["rule"] == "discard_taken_card"
     with pytest.raises(OpFailed) as err:
-        await first.request("game", {"action": {"type": "knock", "card": first.faces_seen()[
-            first.hand()[0]]}})
+        await first.request(
+            "game", {"action": {"type": "knock", "card": first.faces_seen()[first.hand()[0]]}}
+        )
     assert err.value.payload["rule"] in ("deadwood_too_high", "discard_taken_card")
     # Reordering your own hand stays allowed (cosmetic) and tells nobody anything.
     mine = first.hand()
@@ -105,8 +110,10 @@ async def test_bot_vs_bot_hands_over_sockets_only_own_view(server, make_client):
         await c.join(code, name, seat=seat)
         table = await server_table(server, code)
         waiting = table.game.state is None  # the deal comes once both seats are taken
-        truth[table.version] = (allowed_faces(table),
-                                None if waiting else ENGINE.load(table.game.state))
+        truth[table.version] = (
+            allowed_faces(table),
+            None if waiting else ENGINE.load(table.game.state),
+        )
     seats = {0: a, 1: b}
     hands_done = 0
     for _ in range(600):
@@ -164,8 +171,9 @@ async def test_host_switches_room_to_gin_and_back(server, make_client):
         await guest.request("host", {"action": "game", "game": "gin_rummy"})
     assert err.value.code == "forbidden"
     with pytest.raises(OpFailed) as err:
-        await host.request("host", {"action": "game", "game": "gin_rummy",
-                                    "options": {"target": 42}})
+        await host.request(
+            "host", {"action": "game", "game": "gin_rummy", "options": {"target": 42}}
+        )
     assert err.value.code == "bad_request"
     await host.request("host", {"action": "game", "game": "gin_rummy"})
     await guest.wait_for(lambda: "stock" in guest.objects)

@@ -76,8 +76,10 @@ def clock() -> SteppedClock:
 
 
 # The suite's shared config lifts the miss limits; these tests put the real defaults back.
-DEFAULT_MISSES = {"misses_per_minute": Config.misses_per_minute,
-                  "misses_per_day": Config.misses_per_day}
+DEFAULT_MISSES = {
+    "misses_per_minute": Config.misses_per_minute,
+    "misses_per_day": Config.misses_per_day,
+}
 
 
 @pytest.fixture
@@ -107,8 +109,12 @@ async def test_misses_are_limited_per_address_and_hits_are_free(guarded, clock):
             assert r.status == 429
             assert r.headers["Retry-After"] == "60"
             body = await r.json()
-        assert body == {"code": "rate_limited", "message": body["message"], "ref": None,
-                        "retryable": True}
+        assert body == {
+            "code": "rate_limited",
+            "message": body["message"],
+            "ref": None,
+            "retryable": True,
+        }
         assert "unknown room codes" in body["message"] and "60 seconds" in body["message"]
         async with a.get(f"{guarded.url}/r/{miss_code(11)}") as r:
             page = await r.text()
@@ -160,8 +166,9 @@ async def test_a_day_allows_fifty_misses_per_address(guarded, clock):
 
 async def test_a_burst_of_parallel_guesses_gets_exactly_the_limit(guarded):
     async with from_addr("127.66.7.1") as a:
-        got = await asyncio.gather(*(status(a, f"{guarded.url}/api/rooms/{miss_code(n)}")
-                                     for n in range(40)))
+        got = await asyncio.gather(
+            *(status(a, f"{guarded.url}/api/rooms/{miss_code(n)}") for n in range(40))
+        )
     assert sorted(got) == [404] * 10 + [429] * 30
 
 
@@ -182,8 +189,11 @@ async def test_the_limit_holds_across_server_processes(redis_server, clock):
 
 async def test_forwarded_for_is_believed_only_from_a_declared_proxy(redis_server, clock):
     proxy = "127.66.4.1"
-    server = await start_server(make_config(redis_server.url, **DEFAULT_MISSES, clock=clock,
-                                            trusted_proxies=[parse_network(proxy)]))
+    server = await start_server(
+        make_config(
+            redis_server.url, **DEFAULT_MISSES, clock=clock, trusted_proxies=[parse_network(proxy)]
+        )
+    )
     api = f"{server.url}/api/rooms"
     try:
         async with from_addr(proxy) as via, from_addr("127.66.4.2") as direct:
@@ -213,8 +223,9 @@ async def test_room_creation_limit_slides_over_the_minute_boundary(redis_server,
     # Three creations a minute; the first at second 59 of a calendar minute.
     clock.now = T0 - T0 % 60 + 59
     start = clock.now
-    server = await start_server(make_config(redis_server.url, **DEFAULT_MISSES, clock=clock,
-                                            joins_per_minute=3))
+    server = await start_server(
+        make_config(redis_server.url, **DEFAULT_MISSES, clock=clock, joins_per_minute=3)
+    )
     try:
         async with from_addr("127.66.5.1") as a:
             for _ in range(3):

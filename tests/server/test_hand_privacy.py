@@ -150,15 +150,19 @@ async def test_a_card_seen_face_up_then_played_from_a_hand_is_a_new_card(server,
             await c.op("flip", id="c0123456789abcdef")
         assert probe.value.code == made_up.value.code == "unknown_object"
         assert probe.value.payload["message"] == made_up.value.payload["message"].replace(
-            "c0123456789abcdef", top)
+            "c0123456789abcdef", top
+        )
 
     # Ben plays a card face down: nobody can tell it is the one they saw.
     seen = set().union(*(ids_received(c, v + 1) for c in everyone))
     v = await room.op(ben, "move", id=top, x=700, y=400, up=False)
     for c in everyone:
         await c.wait_version(v)
-    (played,) = [o for o in room.tables[v].objects.values()
-                 if isinstance(o, Card) and o.parent is None and not o.up]
+    (played,) = [
+        o
+        for o in room.tables[v].objects.values()
+        if isinstance(o, Card) and o.parent is None and not o.up
+    ]
     assert played.face == face and played.id not in seen
     for c in (ana, cyd, eve):
         assert "face" not in c.objects[played.id] and top not in c.objects
@@ -248,8 +252,12 @@ async def test_gin_knock_discard_cannot_be_linked_to_the_hand(server, make_clien
     for seed in range(200):
         code = codes.new_code()
         table = new_table(code, "blank", 2, time.time())
-        stamp(table, start_with(table, "gin_rummy", {"target": 100}, [0, 1], seed,
-                                random.Random(seed), time.time()))
+        stamp(
+            table,
+            start_with(
+                table, "gin_rummy", {"target": 100}, [0, 1], seed, random.Random(seed), time.time()
+            ),
+        )
         script = _knock_script(table, seed)
         if script is not None:
             break
@@ -280,8 +288,12 @@ async def test_gin_knock_discard_cannot_be_linked_to_the_hand(server, make_clien
     assert script[-1][1]["type"] == "knock"  # the last move made version v
     # The face-down knock discard, and every card laid out from the knocker's hand, are new
     # cards: neither the defender nor the spectator (nor the knocker) received their ids before.
-    zone_cards = [cid for zid in t.game.zones if zid not in ("stock", "discard")  # type: ignore[union-attr]
-                  for cid in t.objects[zid].cards]  # type: ignore[union-attr]
+    zone_cards = [
+        cid
+        for zid in t.game.zones
+        if zid not in ("stock", "discard")  # type: ignore[union-attr]
+        for cid in t.objects[zid].cards
+    ]  # type: ignore[union-attr]
     (kd,) = t.objects["knockdiscard"].cards  # type: ignore[union-attr]
     assert kd in zone_cards
     for c in (defender, spec, knocker):

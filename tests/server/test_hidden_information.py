@@ -31,7 +31,8 @@ class Hostile:
         gone = [oid for name, p in c.received if name == "delta" for oid in p["del"]][-6:]
         self.objects: dict[str, dict[str, Any]] = {
             oid: {**o, "cards": gone} if o["t"] == "hand" and o["seat"] != c.seat else o
-            for oid, o in c.objects.items()}
+            for oid, o in c.objects.items()
+        }
 
 
 async def test_no_forbidden_face_in_any_message_and_shuffles_unlink(server, make_client):
@@ -113,7 +114,8 @@ async def test_no_forbidden_face_in_any_message_and_shuffles_unlink(server, make
                 checked_faces += 1
                 allowed = truth[v][c.seat]
                 assert allowed.get(obj["id"]) == obj["face"], (
-                    f"seat {c.seat} got face of {obj['id']} at v{v}")
+                    f"seat {c.seat} got face of {obj['id']} at v{v}"
+                )
         # Rebuilt from what it received, every client holds exactly its view of the server.
         assert c.version == final
         assert c.objects == view_by_id(table, c.seat)

@@ -21,10 +21,26 @@ from server.table.ops import OP_NAMES
 from tests.conftest import make_config, new_room, start_server
 from tests.server.helpers import check_table_invariants, server_table
 
-CODES = {"bad_request", "too_large", "rate_limited", "room_not_found", "not_joined",
-         "not_seated", "seat_taken", "room_full", "bad_token", "unknown_object", "forbidden",
-         "conflict", "invalid_move", "limit", "nothing_to_undo", "undo_refused", "rules",
-         "unavailable"}
+CODES = {
+    "bad_request",
+    "too_large",
+    "rate_limited",
+    "room_not_found",
+    "not_joined",
+    "not_seated",
+    "seat_taken",
+    "room_full",
+    "bad_token",
+    "unknown_object",
+    "forbidden",
+    "conflict",
+    "invalid_move",
+    "limit",
+    "nothing_to_undo",
+    "undo_refused",
+    "rules",
+    "unavailable",
+}
 
 
 class LoopThread:
@@ -102,41 +118,78 @@ def arena(redis_server) -> Iterator[tuple[LoopThread, Arena]]:
     lt.close()
 
 
-scalars = (st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
-           | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=30))
-garbage = st.recursive(scalars, lambda ch: st.lists(ch, max_size=4)
-                       | st.dictionaries(st.text(max_size=8), ch, max_size=4), max_leaves=25)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=30)
+)
+garbage = st.recursive(
+    scalars,
+    lambda ch: st.lists(ch, max_size=4) | st.dictionaries(st.text(max_size=8), ch, max_size=4),
+    max_leaves=25,
+)
 
 
 def op_payloads(ids: list[str]) -> st.SearchStrategy[dict[str, Any]]:
     ident = st.sampled_from(ids) | st.text(max_size=50) | scalars
-    num = (st.floats(allow_nan=True, allow_infinity=True) | st.integers(-(2**40), 2**40)
-           | st.sampled_from([0, 1, -1, 1e300, 10001]) | st.text(max_size=5))
+    num = (
+        st.floats(allow_nan=True, allow_infinity=True)
+        | st.integers(-(2**40), 2**40)
+        | st.sampled_from([0, 1, -1, 1e300, 10001])
+        | st.text(max_size=5)
+    )
     return st.fixed_dictionaries(
         {"op": st.sampled_from(OP_NAMES) | st.text(max_size=10) | scalars},
-        optional={"id": ident, "to": ident, "into": ident, "x": num, "y": num, "n": num,
-                  "index": num, "rot": num, "ov": num, "value": num, "delta": num, "up": scalars,
-                  "seats": st.lists(num, max_size=20), "faces": st.lists(st.text(max_size=60),
-                  max_size=5), "kind": st.sampled_from(["card", "deck", "zone", "chips", "x"]),
-                  "label": st.text(max_size=300), "extra": garbage},
+        optional={
+            "id": ident,
+            "to": ident,
+            "into": ident,
+            "x": num,
+            "y": num,
+            "n": num,
+            "index": num,
+            "rot": num,
+            "ov": num,
+            "value": num,
+            "delta": num,
+            "up": scalars,
+            "seats": st.lists(num, max_size=20),
+            "faces": st.lists(st.text(max_size=60), max_size=5),
+            "kind": st.sampled_from(["card", "deck", "zone", "chips", "x"]),
+            "label": st.text(max_size=300),
+            "extra": garbage,
+        },
     )
 
 
 EVENTS = st.sampled_from(["op", "op", "op", "seat", "rename", "sync", "join"]) | st.text(
-    min_size=1, max_size=12).filter(lambda s: s not in ("connect", "disconnect", "message"))
+    min_size=1, max_size=12
+).filter(lambda s: s not in ("connect", "disconnect", "message"))
 
 
 @st.composite
 def hostile(draw: st.DrawFn, ids: list[str]) -> tuple[str, Any]:
     event = draw(EVENTS)
-    payload = draw(st.one_of(
-        op_payloads(ids), garbage,
-        st.integers(33_000, 200_000).map(lambda n: "x" * n),
-        st.integers(1_000, 10_000).map(lambda n: {"op": "create", "kind": "deck",
-                                                  "faces": ["H1"] * n}),
-        st.fixed_dictionaries({"seat": scalars, "name": st.text(max_size=60) | scalars,
-                               "since": num_or_garbage, "code": st.text(max_size=12)}),
-    ))
+    payload = draw(
+        st.one_of(
+            op_payloads(ids),
+            garbage,
+            st.integers(33_000, 200_000).map(lambda n: "x" * n),
+            st.integers(1_000, 10_000).map(
+                lambda n: {"op": "create", "kind": "deck", "faces": ["H1"] * n}
+            ),
+            st.fixed_dictionaries(
+                {
+                    "seat": scalars,
+                    "name": st.text(max_size=60) | scalars,
+                    "since": num_or_garbage,
+                    "code": st.text(max_size=12),
+                }
+            ),
+        )
+    )
     return event, payload
 
 
@@ -158,9 +211,16 @@ def test_thousands_of_hostile_events_are_refused_cleanly(arena, data):
             assert encode_table(after) == encode_table(before), "a rejection changed the room"
         else:
             assert after.version >= before.version
-        check_table_invariants(after, STANDARD_FACES if not any(
-            p.get("op") in ("create", "delete") for e, p in events[: i + 1]
-            if isinstance(p, dict)) else None)
+        check_table_invariants(
+            after,
+            STANDARD_FACES
+            if not any(
+                p.get("op") in ("create", "delete")
+                for e, p in events[: i + 1]
+                if isinstance(p, dict)
+            )
+            else None,
+        )
     assert a.fuzzer.sio.connected
     name, _ = lt.run(a.send("sync", {"since": 0}, ref=999))  # still served normally
     assert name == "ack"
@@ -172,8 +232,12 @@ async def test_broken_frames_get_errors_and_keep_the_connection(server):
         assert (await ws.receive_str()).startswith("0{")
         await ws.send_str("40")
         assert (await ws.receive_str()).startswith("40")
-        frames = ['42["op",' + "[" * 60000 + "]" * 60000 + "]", '42["op"', "42garbage",
-                  '42["op",{"op":"move","id":"a","x":NaN,"ref":7}]']
+        frames = [
+            '42["op",' + "[" * 60000 + "]" * 60000 + "]",
+            '42["op"',
+            "42garbage",
+            '42["op",{"op":"move","id":"a","x":NaN,"ref":7}]',
+        ]
         for frame in frames:
             await ws.send_str(frame)
             reply = await asyncio.wait_for(ws.receive_str(), 5)
@@ -190,8 +254,9 @@ async def test_rate_limit_per_connection_keeps_connection(redis_server):
         code = await new_room(srv)
         c: TableClient = await srv.client()
         await c.join(code, "Speedy")
-        results = await asyncio.gather(*(c.op("flip", id="deck") for _ in range(20)),
-                                       return_exceptions=True)
+        results = await asyncio.gather(
+            *(c.op("flip", id="deck") for _ in range(20)), return_exceptions=True
+        )
         limited = [r for r in results if isinstance(r, OpFailed) and r.code == "rate_limited"]
         assert 10 <= len(limited) <= 16, results
         assert any(not isinstance(r, Exception) for r in results)

@@ -64,8 +64,10 @@ def judge(frames: Iterable[Frame], who: object) -> int:
             while keep < min(len(was), len(down)) and was[keep] == down[keep]:
                 keep += 1
             moved = set(down[keep:]) & seen
-            assert not moved, (f"{where}: {moved} face down in {pile}, not where they lay "
-                               f"(bottom {keep} of {len(was)} kept, {len(down)} now)")
+            assert not moved, (
+                f"{where}: {moved} face down in {pile}, not where they lay "
+                f"(bottom {keep} of {len(was)} kept, {len(down)} now)"
+            )
         seen |= set(cards)
         seen_face |= {cid for cid, (_, up, face) in cards.items() if up or face}
         before = frame
@@ -86,8 +88,11 @@ def frames_received(c: Any, since: int) -> list[Frame]:
         objs.update({o["id"]: o for o in p.get("objects", p.get("set", []))})
         game = game_after(game, p)
         view = (game or {}).get("view") or view
-        cards = {oid: (o.get("parent"), bool(o["up"]), "face" in o) for oid, o in objs.items()
-                 if o["t"] == "card"}
+        cards = {
+            oid: (o.get("parent"), bool(o["up"]), "face" in o)
+            for oid, o in objs.items()
+            if o["t"] == "card"
+        }
         piles = {oid: list(o["cards"]) for oid, o in objs.items() if o["t"] == "stack"}
         if p["v"] >= since:
             out.append((cards, piles, view["round_no"], view["reshuffles"]))
@@ -108,8 +113,9 @@ def frame_of(table: Table, seat: int | None, state: PenniesState) -> Frame:
     return cards, piles, state.round_no, state.reshuffles
 
 
-def taken_in_sight(table: Table, frames: list[list[Frame]], hands: list[dict[str, str]],
-                   seats: list[int | None]) -> None:
+def taken_in_sight(
+    table: Table, frames: list[list[Frame]], hands: list[dict[str, str]], seats: list[int | None]
+) -> None:
     """The table's side of the rule: an id a viewer saw face up that now lies in another
     player's hand was, the move before, in everyone's sight (a pile's top, a meld) - it was
     seen taken there. ``hands[i]`` maps each card of seat ``i``'s hand to where it came from
@@ -134,7 +140,8 @@ def taken_in_sight(table: Table, frames: list[list[Frame]], hands: list[dict[str
                 last = frames[j][-2][0].get(cid)
                 assert last is not None and last[2], (
                     f"seat {seat}'s hand holds {cid}, which {other} saw face up, but was not "
-                    "in sight the move before: it did not go there in sight")
+                    "in sight the move before: it did not go there in sight"
+                )
         for cid in list(came):
             if cid not in hand.cards:
                 del came[cid]
@@ -148,8 +155,14 @@ def project_play(seed: int, steps: int) -> tuple[int, int]:
     start = ENGINE.new_game(2, {}, seed)
     states: list[PenniesState] = []
     rng = random.Random(seed)
-    drive(ENGINE, start, [random_legal, random_legal], [rng] * 2,
-          observe=lambda _b, _p, _a, s: states.append(s), max_steps=steps)
+    drive(
+        ENGINE,
+        start,
+        [random_legal, random_legal],
+        [rng] * 2,
+        observe=lambda _b, _p, _a, s: states.append(s),
+        max_steps=steps,
+    )
     trng = random.Random(seed + 1)
     table = new_table("TWINROOM01", "blank", 2, 0.0, trng)
     games.start_with(table, "pennies", None, [0, 1], seed, trng, 0.0)
@@ -234,15 +247,21 @@ def to_next_round(state: PenniesState, after: int) -> list[tuple[Any, dict[str, 
     def into(s: PenniesState) -> int:
         return sum(1 for _, _, t in steps if t.round_no != first)
 
-    played = drive(ENGINE, state, [bot] * 2, [random.Random(4)] * 2,
-                   observe=lambda _b, p, a, s: steps.append((p, a, s)),
-                   stop=lambda s: into(s) >= after)
+    played = drive(
+        ENGINE,
+        state,
+        [bot] * 2,
+        [random.Random(4)] * 2,
+        observe=lambda _b, p, a, s: steps.append((p, a, s)),
+        stop=lambda s: into(s) >= after,
+    )
     assert played.ok and into(state) >= after, played.failure
     return steps
 
 
-async def play_over_sockets(server: Any, start: PenniesState,
-                            script: list[tuple[int | None, dict[str, Any], Any]]) -> list[Any]:
+async def play_over_sockets(
+    server: Any, start: PenniesState, script: list[tuple[int | None, dict[str, Any], Any]]
+) -> list[Any]:
     code, people, eve = await people_and_a_spectator(server, "pennies", 2)
     everyone = [*people, eve]
     try:

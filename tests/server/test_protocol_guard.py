@@ -29,8 +29,7 @@ class RawSocket:
 
     @classmethod
     async def open(cls, http: aiohttp.ClientSession, url: str) -> RawSocket:
-        ws = await http.ws_connect(f"{url}/socket.io/?EIO=4&transport=websocket",
-                                   max_msg_size=0)
+        ws = await http.ws_connect(f"{url}/socket.io/?EIO=4&transport=websocket", max_msg_size=0)
         assert (await ws.receive_str()).startswith("0{")
         await ws.send_str("40")
         assert (await ws.receive_str()).startswith("40")
@@ -139,8 +138,20 @@ async def test_a_fake_connect_does_not_reset_the_op_rate_limit(redis_server):
         await srv.stop()
 
 
-@pytest.mark.parametrize("event", ["*", "connect_error", "joined", "snapshot", "delta", "ack",
-                                   "__disconnect_final", "Join", "message"])
+@pytest.mark.parametrize(
+    "event",
+    [
+        "*",
+        "connect_error",
+        "joined",
+        "snapshot",
+        "delta",
+        "ack",
+        "__disconnect_final",
+        "Join",
+        "message",
+    ],
+)
 async def test_undocumented_event_names_get_bad_request(server, event):
     code = await new_room(server)
     async with aiohttp.ClientSession() as http:
@@ -228,11 +239,13 @@ async def test_binary_garbage_and_huge_frames_are_answered_not_dropped(server):
 async def test_a_failed_second_join_keeps_the_connection_in_its_room(server, make_client):
     async with aiohttp.ClientSession() as http:
         room, sock = await _joined_pair(server, http)
-        for bad in ({"code": "QQQQQQQQ", "name": "x"}, {"code": room, "name": ""},
-                    {"code": room, "token": "not-a-token"}):
+        for bad in (
+            {"code": "QQQQQQQQ", "name": "x"},
+            {"code": room, "name": ""},
+            {"code": room, "token": "not-a-token"},
+        ):
             await sock.emit("join", bad)
-            assert (await _error(sock))["code"] in ("room_not_found", "bad_request",
-                                                     "bad_token")
+            assert (await _error(sock))["code"] in ("room_not_found", "bad_request", "bad_token")
         other: TableClient = await make_client()
         await other.join(room, "Other")
         ack = await other.op("flip", id="deck")
@@ -252,9 +265,14 @@ async def test_the_hostile_suite_leaves_no_traceback_in_the_log(server, caplog):
         for frame, _ in STRICT_CASES:
             await sock.send(frame.replace("%s", room) if "%s" in frame else frame)
             await _error(sock)
-        for frame in ('42["connect",{"REMOTE_ADDR":"1.2.3.4"}]', '42["disconnect"]',
-                      '42["*","op",{}]', b"\x93\x01\x02", '42["op",' + "[" * 5000 + "]" * 5000
-                      + "]", '42["join",{"code":"' + "A" * 5000 + '","name":"x"}]'):
+        for frame in (
+            '42["connect",{"REMOTE_ADDR":"1.2.3.4"}]',
+            '42["disconnect"]',
+            '42["*","op",{}]',
+            b"\x93\x01\x02",
+            '42["op",' + "[" * 5000 + "]" * 5000 + "]",
+            '42["join",{"code":"' + "A" * 5000 + '","name":"x"}]',
+        ):
             await sock.send(frame)
             await _error(sock)
         await sock.emit("sync", {"since": 0, "ref": "end"})
@@ -263,21 +281,25 @@ async def test_the_hostile_suite_leaves_no_traceback_in_the_log(server, caplog):
     assert not bad, [f"{r.name}: {r.getMessage()}" for r in bad]
 
 
-@pytest.mark.parametrize("body", [
-    {"template": "standard", "colour": "red"},  # unknown field
-    {"game": "gin_rummy", "seats": 3},  # a game room's seats come from the game
-    {"game": "gin_rummy", "template": "standard"},
-    {"options": {"target": 100}},  # options without a game
-    {"seats": "four"},
-    {"template": "standard\ud800"},
-    {"game": "gin_rummy", "options": {"target": 7}},
-    {"game": "no_such_game"},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"template": "standard", "colour": "red"},  # unknown field
+        {"game": "gin_rummy", "seats": 3},  # a game room's seats come from the game
+        {"game": "gin_rummy", "template": "standard"},
+        {"options": {"target": 100}},  # options without a game
+        {"seats": "four"},
+        {"template": "standard\ud800"},
+        {"game": "gin_rummy", "options": {"target": 7}},
+        {"game": "no_such_game"},
+    ],
+)
 async def test_room_creation_is_as_strict_as_the_doc(server, body):
     async with aiohttp.ClientSession() as http:
         raw = json.dumps(body)  # lone surrogates survive as \\ud800 escapes
-        async with http.post(f"{server.url}/api/rooms", data=raw,
-                             headers={"Content-Type": "application/json"}) as r:
+        async with http.post(
+            f"{server.url}/api/rooms", data=raw, headers={"Content-Type": "application/json"}
+        ) as r:
             got = await r.json()
             assert r.status == 400, got
             assert got["code"] == "bad_request" and got["message"]

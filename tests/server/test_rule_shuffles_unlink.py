@@ -37,8 +37,13 @@ def seen_up(c: TableClient) -> set[str]:
 
 def seen_at_all(c: TableClient) -> set[str]:
     """Every card id ``c`` ever received."""
-    return {o["id"] for name, payload in c.received if name in ("snapshot", "delta")
-            for o in payload.get("objects", payload.get("set", [])) if o["t"] == "card"}
+    return {
+        o["id"]
+        for name, payload in c.received
+        if name in ("snapshot", "delta")
+        for o in payload.get("objects", payload.get("set", []))
+        if o["t"] == "card"
+    }
 
 
 def face_down_in_zones(table: Table) -> dict[str, list[str]]:
@@ -46,8 +51,9 @@ def face_down_in_zones(table: Table) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for obj in table.objects.values():
         if isinstance(obj, Stack):
-            down = [cid for cid in obj.cards
-                    if isinstance(c := table.objects[cid], Card) and not c.up]
+            down = [
+                cid for cid in obj.cards if isinstance(c := table.objects[cid], Card) and not c.up
+            ]
             if down:
                 out[obj.id] = down
     return out
@@ -57,13 +63,15 @@ def all_cards(table: Table) -> set[str]:
     return {o.id for o in table.objects.values() if isinstance(o, Card)}
 
 
-async def people_and_a_spectator(server: Any, game: str, n: int = 2
-                                 ) -> tuple[str, list[TableClient], TableClient]:
+async def people_and_a_spectator(
+    server: Any, game: str, n: int = 2
+) -> tuple[str, list[TableClient], TableClient]:
     """A room of ``game`` with ``n`` people in seats 0 to n-1 (Ana, Ben, ...) and Eve
     watching; the game started with those seats."""
-    async with aiohttp.ClientSession() as http, http.post(
-        f"{server.url}/api/rooms", json={"game": game}
-    ) as r:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{server.url}/api/rooms", json={"game": game}) as r,
+    ):
         assert r.status == 201, await r.text()
         code = str((await r.json())["code"])
     people = [await server.client() for _ in range(n)]
@@ -103,8 +111,10 @@ async def test_rummy_a_rebuilt_stock_holds_no_id_seen_face_up(server):
     code, (ana, ben), eve = await people_and_a_spectator(server, "rummy")
     everyone = [ana, ben, eve]
     try:
-        hands = [["C1", "C3", "C5", "C7", "C9", "C11", "C13", "D2", "D4", "D6"],
-                 ["D8", "D10", "D12", "H1", "H3", "H5", "H7", "H9", "H11", "H13"]]
+        hands = [
+            ["C1", "C3", "C5", "C7", "C9", "C11", "C13", "D2", "D4", "D6"],
+            ["D8", "D10", "D12", "H1", "H3", "H5", "H7", "H9", "H11", "H13"],
+        ]
         # Ana is to draw the last card of the stock; the discard pile holds the other 31.
         state = make(hands, turn=0, pile=("S13",), stock_size=1)
         assert len(state.discard) == 31
@@ -134,8 +144,7 @@ async def test_rummy_a_rebuilt_stock_holds_no_id_seen_face_up(server):
 # --- every game: the end of a hand and the next deal, every message judged -------------------
 
 
-DEAL_NO = {"gin_rummy": "hand_no", "rummy": "hand_no", "pennies": "round_no",
-           "spades": "deal_no"}
+DEAL_NO = {"gin_rummy": "hand_no", "rummy": "hand_no", "pennies": "round_no", "spades": "deal_no"}
 PLAYERS = {"gin_rummy": 2, "rummy": 2, "pennies": 2, "spades": 4}
 
 
@@ -159,12 +168,12 @@ def judge(c: TableClient, deal_no: str) -> tuple[int, int]:
         objs.update({o["id"]: o for o in came})
         for o in came:
             parent = objs.get(o.get("parent") or "")
-            if o["t"] == "card" and not o["up"] and parent is not None \
-                    and parent["t"] == "stack":
+            if o["t"] == "card" and not o["up"] and parent is not None and parent["t"] == "stack":
                 judged += 1
                 assert o["id"] not in seen_up, (
                     f"seat {c.seat} at v{p['v']}: {o['id']} lies face down in {parent['id']}, "
-                    "seen face up before")
+                    "seen face up before"
+                )
         changed = "game" in p or "game_patch" in p
         game = game_after(game, p)
         view = (game or {}).get("view") if changed else None
@@ -199,11 +208,17 @@ def hand_end(name: str, seed: int, before: int, after: int) -> tuple[Any, list[A
             into[0] += 1
 
     rng = random.Random(seed)
-    played = drive(engine, start, [game.bot] * PLAYERS[name], [rng] * PLAYERS[name],
-                   observe=observe, stop=lambda s: into[0] > after)
+    played = drive(
+        engine,
+        start,
+        [game.bot] * PLAYERS[name],
+        [rng] * PLAYERS[name],
+        observe=observe,
+        stop=lambda s: into[0] > after,
+    )
     assert played.ok, played.failure
     new_deal = next(i for i, s in enumerate(steps) if game.binding.project(s[3]).deal != first)
-    tail = steps[new_deal - before:]
+    tail = steps[new_deal - before :]
     return tail[0][0], [(p, a, s) for _, p, a, s in tail]
 
 

@@ -24,9 +24,10 @@ from tests.server.helpers import game_after, server_table
 
 async def game_room(url: str, game: str, players: int) -> tuple[str, TableClient, object]:
     srv = await start_server(make_config(url, bot_delay_seconds=0.0))
-    async with aiohttp.ClientSession() as http, http.post(
-        f"{srv.url}/api/rooms", json={"game": game}
-    ) as r:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{srv.url}/api/rooms", json={"game": game}) as r,
+    ):
         assert r.status == 201, await r.text()
         code = str((await r.json())["code"])
     ana = await srv.client()
@@ -97,8 +98,13 @@ async def test_pennies_buy_prompt_and_requirement_refusal(redis_server):
         bought = False
         refused = None
         for _ in range(400):
-            await ana.wait_for(lambda: bool(ana.game and ana.game["controls"])
-                               or ana.game["phase"] in ("round_over", "game_over"), timeout=60)
+            await ana.wait_for(
+                lambda: (
+                    bool(ana.game and ana.game["controls"])
+                    or ana.game["phase"] in ("round_over", "game_over")
+                ),
+                timeout=60,
+            )
             g = ana.game
             if g["phase"] in ("round_over", "game_over"):
                 break
@@ -129,8 +135,13 @@ async def test_pennies_buy_prompt_and_requirement_refusal(redis_server):
                 break
         assert bought, "Ana was never offered the discard"
         assert refused is not None and refused["code"] == "rules"
-        assert refused["rule"] in ("requirement_not_met", "mixed_ranks", "too_few_cards",
-                                   "duplicate_card", "all_wild")
+        assert refused["rule"] in (
+            "requirement_not_met",
+            "mixed_ranks",
+            "too_few_cards",
+            "duplicate_card",
+            "all_wild",
+        )
         table = await server_table(srv, code)
         assert table.game.state["pennies"][0] <= 9  # the penny was paid
         assert table.objects["spent"].count >= 1
@@ -146,8 +157,9 @@ ANA = ["C5", "D5", "H5", "C7", "D8", "H10", "S11", "C12", "D13", "H3", "H1"]
 COMPUTER = ["C6", "D7", "H8", "S9", "C10", "D11", "H12", "S13", "C3", "D4", "H6"]
 
 
-async def _pennies_position(redis_url: str, hands: list[list[str]],
-                            chart_row: dict[str, Any] | None = None) -> tuple[str, Any, Any]:
+async def _pennies_position(
+    redis_url: str, hands: list[list[str]], chart_row: dict[str, Any] | None = None
+) -> tuple[str, Any, Any]:
     """A Pennies room (Ana at seat 0, a computer at seat 1, Ben watching) put in round 1 with
     these hands, Ana to meld or discard: she declined the upcard, the computer passed on it."""
     code, ana, srv = await game_room(redis_url, "pennies", 2)
@@ -180,7 +192,8 @@ async def test_pennies_first_meld_one_set_at_a_time_goes_back_at_the_discard(red
         assert (
             "Ana took back the 5 of clubs, 5 of diamonds and 5 of hearts: the first meld this "
             "round must be two sets of 3, laid down in one turn (wild: jokers); a meld of 3 5s "
-            "does not meet that. Ana discarded the ace of hearts") in ben.log
+            "does not meet that. Ana discarded the ace of hearts"
+        ) in ben.log
         await ana.wait_version(ack["v"])
         assert all(f in ana.hand_faces() for f in fives) and "m0x0" not in ana.objects
         # Hidden information: Ben held the ids face up in the zone; they leave his view (in
@@ -191,18 +204,21 @@ async def test_pennies_first_meld_one_set_at_a_time_goes_back_at_the_discard(red
         assert not set(ben.faces_seen()) & set(ana.hand())
         # The discarder is never offered its discard back: the computer declines the ace and
         # plays on; Ana is next asked on her own turn.
-        await ana.wait_for(lambda: ana.game["phase"] == "buy" and ana.game["view"]["turn"] == 0,
-                           timeout=30)
+        await ana.wait_for(
+            lambda: ana.game["phase"] == "buy" and ana.game["view"]["turn"] == 0, timeout=30
+        )
         games, game = [], None  # every game view Ana held since the mark
         for i, (name, d) in enumerate(ana.received):
             if name in ("snapshot", "delta"):
                 game = game_after(game, d)
                 if i >= mark_ana and name == "delta" and game:
                     games.append(game)
-        assert not any(((g["view"] or {}).get("buy_window") or {}).get("player") == 0
-                       for g in games)
-        assert any(line.startswith("Computer") and "declined the ace of hearts" in line
-                   for line in ana.log)
+        assert not any(
+            ((g["view"] or {}).get("buy_window") or {}).get("player") == 0 for g in games
+        )
+        assert any(
+            line.startswith("Computer") and "declined the ace of hearts" in line for line in ana.log
+        )
         assert not any(line.startswith("Ana passed on") for line in ana.log)
         table = await server_table(srv, code)
         assert table.game.state["last_move"]["player"] == 1  # the computer discarded
@@ -215,8 +231,7 @@ async def test_pennies_first_meld_one_set_at_a_time_goes_back_at_the_discard(red
 async def test_pennies_the_player_names_the_rank_of_a_set_that_could_be_two(redis_server):
     chart_row = {"first_meld": [3], "wild": ["joker", "2", "ace"]}
     hand = ["H2", "S1", "J1", "C7", "D8", "H10", "S11", "C12", "D13", "H3", "S4"]
-    code, ana, (srv, ben) = await _pennies_position(redis_server.url, [hand, COMPUTER],
-                                                    chart_row)
+    code, ana, (srv, ben) = await _pennies_position(redis_server.url, [hand, COMPUTER], chart_row)
     try:
         assert "rank_chooser" in ana.game["widgets"]  # the page asks which rank
         faces = ana.hand_faces()
@@ -224,11 +239,13 @@ async def test_pennies_the_player_names_the_rank_of_a_set_that_could_be_two(redi
         with pytest.raises(OpFailed) as err:  # the table never picks the rank for the player
             await ana.op("move_many", ids=[faces[f] for f in trio], to="newmeld")
         assert err.value.code == "rules" and err.value.payload["rule"] == "rank_needed"
-        assert err.value.payload["message"].endswith("could be a set of aces or of 2s: say "
-                                                     "which rank.")
+        assert err.value.payload["message"].endswith(
+            "could be a set of aces or of 2s: say which rank."
+        )
         assert ana.game["view"]["melds"][0] == []  # nothing changed
-        await ana.request("game", {"action": {"type": "meld",
-                                              "melds": [{"cards": trio, "rank": 1}]}})
+        await ana.request(
+            "game", {"action": {"type": "meld", "melds": [{"cards": trio, "rank": 1}]}}
+        )
         await ana.wait_for(lambda: len(ana.game["view"]["melds"][0]) == 1)
         assert ana.game["view"]["melds"][0][0]["rank"] == 1 and ana.game["view"]["opened"][0]
         await ben.wait_for(lambda: "m0x0" in ben.objects)

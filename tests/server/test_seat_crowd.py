@@ -95,11 +95,18 @@ async def crowd(rounds: int, servers: list[Any], seed: int) -> tuple[int, dict[s
                     target = rng.choice([s for s in [None, *range(SEATS)] if s != c.seat])
                     acts.append(c.request("seat", {"seat": target}))
                 if hops == 0:
-                    acts.append(reconnect(c, urls[i]) if roll < 0.93
-                                else c.request("sync", {"since": c.version}))
+                    acts.append(
+                        reconnect(c, urls[i])
+                        if roll < 0.93
+                        else c.request("sync", {"since": c.version})
+                    )
             results = await asyncio.gather(*acts, return_exceptions=True)
-            unexpected = [r for r in results if isinstance(r, BaseException)
-                          and not (isinstance(r, OpFailed) and r.code in REFUSED)]
+            unexpected = [
+                r
+                for r in results
+                if isinstance(r, BaseException)
+                and not (isinstance(r, OpFailed) and r.code in REFUSED)
+            ]
             assert not unexpected, unexpected
             moved += sum(1 for r in results if isinstance(r, dict) and r.get("v") is not None)
         faults = {c.player or "": order_faults(c.received) for c in clients}
@@ -116,7 +123,8 @@ async def judge(rounds: int, servers: list[Any], seed: int) -> None:
     moved, faults = await crowd(rounds, servers, seed)
     stale = sum(1 for f in faults.values() for x in f if x.startswith("stale"))
     assert not any(faults.values()), (
-        f"{stale} stale snapshots, {sum(map(len, faults.values()))} faults: {faults}")
+        f"{stale} stale snapshots, {sum(map(len, faults.values()))} faults: {faults}"
+    )
     assert moved > rounds  # the races did change seats
 
 
@@ -132,4 +140,3 @@ async def test_many_seat_changes_at_once_across_two_processes(redis_server):
     finally:
         await one.stop()
         await two.stop()
-

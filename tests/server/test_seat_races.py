@@ -35,8 +35,12 @@ def foreign_faces(received: list[tuple[str, Any]], player: str) -> list[tuple[in
         objs = data["objects"] if name == "snapshot" else data["set"]
         for o in objs:
             parent = o.get("parent") or ""
-            if o["t"] == "card" and "face" in o and parent.startswith("hand") \
-                    and parent != f"hand{seat}":
+            if (
+                o["t"] == "card"
+                and "face" in o
+                and parent.startswith("hand")
+                and parent != f"hand{seat}"
+            ):
                 bad.append((data["v"], o["id"], parent))
     return bad
 
@@ -65,12 +69,14 @@ async def race(rounds: int, srv_a: Any, srv_b: Any, seed: int) -> None:
         await hopper.join(code, "Hopper", seat=1)
         stale = 0
         for _ in range(rounds):
-            piles = [o for o in dealer.objects.values() if o["t"] == "stack"
-                     and len(o["cards"]) >= 2]
+            piles = [
+                o for o in dealer.objects.values() if o["t"] == "stack" and len(o["cards"]) >= 2
+            ]
             if not piles:
                 await dealer.op("create", kind="deck", x=100.0, y=100.0)  # a fresh deck
-                piles = [o for o in dealer.objects.values() if o["t"] == "stack"
-                         and len(o["cards"]) >= 2]
+                piles = [
+                    o for o in dealer.objects.values() if o["t"] == "stack" and len(o["cards"]) >= 2
+                ]
             deck = piles[0]
             target = rng.choice([s for s in HOP if s != hopper.seat])
             kind = rng.choice(["deal", "give", "take"])
@@ -82,10 +88,15 @@ async def race(rounds: int, srv_a: Any, srv_b: Any, seed: int) -> None:
             else:
                 act = taker.op("take", id=deck["id"], n=1)
             results = await _gather(hopper.request("seat", {"seat": target}), act)
-            assert not [r for r in results if isinstance(r, Exception)
-                        and not (isinstance(r, OpFailed) and r.code in ("conflict",
-                                                                        "invalid_move",
-                                                                        "unknown_object"))]
+            assert not [
+                r
+                for r in results
+                if isinstance(r, Exception)
+                and not (
+                    isinstance(r, OpFailed)
+                    and r.code in ("conflict", "invalid_move", "unknown_object")
+                )
+            ]
             version, truth = await settled(srv_a, code, hopper)
             if hopper.objects != truth:
                 stale += 1
@@ -93,10 +104,13 @@ async def race(rounds: int, srv_a: Any, srv_b: Any, seed: int) -> None:
         assert foreign_faces(hopper.received, hopper.player or "") == []
         # The hopper did see the cards of the hands it sat at (in deltas or, when its seat
         # change landed after the deal, in the snapshot that followed it).
-        own = sum(1 for name, d in hopper.received if name in ("delta", "snapshot")
-                  for o in (d["set"] if name == "delta" else d["objects"])
-                  if o["t"] == "card" and "face" in o
-                  and (o.get("parent") or "").startswith("hand"))
+        own = sum(
+            1
+            for name, d in hopper.received
+            if name in ("delta", "snapshot")
+            for o in (d["set"] if name == "delta" else d["objects"])
+            if o["t"] == "card" and "face" in o and (o.get("parent") or "").startswith("hand")
+        )
         assert own > rounds // 20
     finally:
         for c in (dealer, hopper, taker):

@@ -62,8 +62,11 @@ def test_a_computer_moves_only_once_the_pause_recorded_in_the_room_is_over() -> 
         if 0 in ENGINE.to_act(state):  # Ana's turn: nothing for the server to do
             assert table.bot_due is None and games.next_wake(table) is None
             now += 0.5
-            reduce(table, GameCommand("ana", choose_action(ENGINE, state, 0, rng)),
-                   Env(now=now, rng=rng, bot_delay=2.0))
+            reduce(
+                table,
+                GameCommand("ana", choose_action(ENGINE, state, 0, rng)),
+                Env(now=now, rng=rng, bot_delay=2.0),
+            )
             continue
         # The computer's turn: the room says when, 2 s after the last commit, on any process.
         assert table.bot_due == now + 2.0 == games.next_wake(table)
@@ -97,8 +100,7 @@ async def test_the_lock_table_follows_the_rooms_in_use(store) -> None:
     counting = CountingStore(store)
     rooms = RoomService(counting)  # type: ignore[arg-type]
     codes = [(await rooms.create_room("standard", seats=4)).code for _ in range(30)]
-    joined = await asyncio.gather(*(rooms.join(code, f"P{i}")
-                                    for code in codes for i in range(3)))
+    joined = await asyncio.gather(*(rooms.join(code, f"P{i}") for code in codes for i in range(3)))
     assert len(joined) == 90
     assert rooms.locked_rooms() == set()  # every room's entry went with its last user
     # Mutual exclusion still holds while entries come and go: operations on one room keep
@@ -125,8 +127,9 @@ async def _beats(handlers: Any, n: int) -> None:
 async def test_a_room_where_nothing_can_happen_is_not_read_again(redis_server) -> None:
     """A Gin hand is over, a computer is seated, only a person deals on: no timer keeps the
     room, and the heartbeat doesn't read it from Redis; nor once everyone has left."""
-    srv = await start_server(make_config(redis_server.url, heartbeat_seconds=3600.0,
-                                         grace_seconds=0.0))
+    srv = await start_server(
+        make_config(redis_server.url, heartbeat_seconds=3600.0, grace_seconds=0.0)
+    )
     try:
         rooms = srv.app[ROOMS_KEY]
         handlers = srv.app[HANDLERS_KEY]  # heartbeats run only when the test calls them

@@ -34,11 +34,11 @@ def clock() -> SteppedClock:
 
 
 @pytest.fixture
-async def strict(redis_server: EmbeddedRedis, clock: SteppedClock
-                 ) -> AsyncIterator[RunningServer]:
+async def strict(redis_server: EmbeddedRedis, clock: SteppedClock) -> AsyncIterator[RunningServer]:
     """The real miss limits (10 a minute, 50 a day) and three joins a minute per address."""
-    running = await start_server(make_config(redis_server.url, **DEFAULT_MISSES, clock=clock,
-                                             joins_per_minute=3))
+    running = await start_server(
+        make_config(redis_server.url, **DEFAULT_MISSES, clock=clock, joins_per_minute=3)
+    )
     yield running
     await running.stop()
 
@@ -127,8 +127,10 @@ async def test_a_socket_join_to_an_unknown_code_is_a_counted_guess(redis_server,
 
             # Ten misses: the eleventh guess is refused, and so is a join of a live room, over
             # the socket and over HTTP alike (a refusal tells nothing about a code).
-            for attempt in ({"code": miss_code(10), "name": "guess"},
-                            {"code": code, "name": "Ana"}):
+            for attempt in (
+                {"code": miss_code(10), "name": "guess"},
+                {"code": code, "name": "Ana"},
+            ):
                 await sock.emit("join", attempt)
                 name, err = await _answer(sock)
                 assert name == "error" and err["code"] == "rate_limited", err

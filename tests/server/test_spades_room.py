@@ -32,8 +32,7 @@ def mixed_hands() -> list[list[str]]:
 HANDS = mixed_hands()
 
 
-async def deal_known_hands(srv: RunningServer, code: str, dealer: int | None = None
-                           ) -> SpadesState:
+async def deal_known_hands(srv: RunningServer, code: str, dealer: int | None = None) -> SpadesState:
     """Replace the running game's deal with :data:`HANDS` (player p gets ``HANDS[p]``), dealt
     by the game's own first dealer or, given ``dealer``, by a seed that draws that dealer."""
     table = await server_table(srv, code)
@@ -56,9 +55,10 @@ async def current_deal(c: TableClient, state: SpadesState) -> None:
 
 
 async def spades_room(url: str) -> str:
-    async with aiohttp.ClientSession() as http, http.post(
-        f"{url}/api/rooms", json={"game": "spades", "options": {"target": 200}}
-    ) as r:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{url}/api/rooms", json={"game": "spades", "options": {"target": 200}}) as r,
+    ):
         assert r.status == 201, await r.text()
         body = await r.json()
     assert body["game"] == "spades" and body["seats"] == 4
@@ -67,8 +67,11 @@ async def spades_room(url: str) -> str:
 
 def _ready(c: TableClient) -> bool:
     g = c.game
-    return g is not None and not g["waiting"] and (
-        bool(g["controls"]) or g["phase"] in ("deal_over", "game_over"))
+    return (
+        g is not None
+        and not g["waiting"]
+        and (bool(g["controls"]) or g["phase"] in ("deal_over", "game_over"))
+    )
 
 
 async def test_a_person_and_three_computers_play_a_deal_to_the_score(redis_server):
@@ -86,8 +89,10 @@ async def test_a_person_and_three_computers_play_a_deal_to_the_score(redis_serve
         assert [p["seat"] for p in game["players"]] == [0, 1, 2, 3] and game["me"] == 0
         assert [p["team"] for p in game["players"]] == [0, 1, 0, 1]
         assert len(ana.hand()) == 13 and game["widgets"] == ["bid_pad"]
-        assert all("cards" not in ana.objects[f"hand{s}"] and ana.objects[f"hand{s}"]["n"] == 13
-                   for s in (1, 2, 3))
+        assert all(
+            "cards" not in ana.objects[f"hand{s}"] and ana.objects[f"hand{s}"]["n"] == 13
+            for s in (1, 2, 3)
+        )
         # A known deal instead of the random one, so that an illegal play is always on offer.
         dealt = await deal_known_hands(srv, code)
         await current_deal(ana, dealt)
@@ -140,8 +145,10 @@ async def test_a_person_and_three_computers_play_a_deal_to_the_score(redis_serve
         assert list(board["totals"]) == [*state.scores, *state.bags]
         assert sum(len(t.cards) for t in state.tricks) == 52
         assert any(line.startswith("Computer 2 ") for line in ana.log)
-        assert any("won the trick" in line or "took the trick" in line for line in ana.log) \
+        assert (
+            any("won the trick" in line or "took the trick" in line for line in ana.log)
             or len(state.tricks) == 13
+        )
         # The next deal waits for a person: computers never start it.
         assert game["status"].startswith("Deal 1 is over")
         assert any(c["action"]["type"] == "next_deal" for c in game["controls"])
@@ -173,16 +180,22 @@ async def test_spectators_and_waiting_rooms_get_clear_answers(server, make_clien
     await eve.wait_for(lambda: eve.game is not None and not eve.game["waiting"])
     assert eve.game["me"] is None and eve.game["controls"] == []
     assert eve.game["view"]["hand"] is None
-    assert not any("face" in o for o in eve.objects.values()
-                   if o["t"] == "card" and (o.get("parent") or "").startswith("hand"))
+    assert not any(
+        "face" in o
+        for o in eve.objects.values()
+        if o["t"] == "card" and (o.get("parent") or "").startswith("hand")
+    )
 
 
 async def test_with_fill_a_computer_plays_for_a_seat_its_person_left(redis_server):
     srv = await start_server(make_config(redis_server.url, bot_delay_seconds=0.0))
     try:
-        async with aiohttp.ClientSession() as http, http.post(
-            f"{srv.url}/api/rooms", json={"game": "spades", "options": {"fill": True}}
-        ) as r:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(
+                f"{srv.url}/api/rooms", json={"game": "spades", "options": {"fill": True}}
+            ) as r,
+        ):
             code = str((await r.json())["code"])
         ana, ben = await srv.client(), await srv.client()
         await ana.join(code, "Ana")
@@ -193,8 +206,7 @@ async def test_with_fill_a_computer_plays_for_a_seat_its_person_left(redis_serve
         await ana.wait_for(lambda: ana.game is not None and not ana.game["waiting"])
         await ben.request("seat", {"seat": None})  # Ben gets up: nobody sits in seat 1 now
         for _ in range(10):
-            await ana.wait_for(lambda: _ready(ana) or ana.game["phase"] == "playing",
-                               timeout=30)
+            await ana.wait_for(lambda: _ready(ana) or ana.game["phase"] == "playing", timeout=30)
             g = ana.game
             if g["phase"] != "bidding":
                 break
@@ -210,9 +222,10 @@ async def test_with_fill_a_computer_plays_for_a_seat_its_person_left(redis_serve
 
 
 async def _fill_room(url: str) -> str:
-    async with aiohttp.ClientSession() as http, http.post(
-        f"{url}/api/rooms", json={"game": "spades", "options": {"fill": True}}
-    ) as r:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{url}/api/rooms", json={"game": "spades", "options": {"fill": True}}) as r,
+    ):
         assert r.status == 201, await r.text()
         return str((await r.json())["code"])
 
@@ -228,8 +241,11 @@ async def test_with_fill_a_computer_plays_for_a_seat_whose_person_was_removed(re
     # Presence is settled every second and a lost connection is held for half a second. (A
     # connection counts as live for 3 heartbeats; shorter ones could let a busy machine's
     # stall mark Ana away too, and fill would then play for her.)
-    srv = await start_server(make_config(redis_server.url, bot_delay_seconds=0.0,
-                                         grace_seconds=0.5, heartbeat_seconds=1.0))
+    srv = await start_server(
+        make_config(
+            redis_server.url, bot_delay_seconds=0.0, grace_seconds=0.5, heartbeat_seconds=1.0
+        )
+    )
     clients: list[TableClient] = []
 
     async def client() -> TableClient:
@@ -252,16 +268,18 @@ async def test_with_fill_a_computer_plays_for_a_seat_whose_person_was_removed(re
 
         ben_token, ben_player = ben.token, ben.player
         await ben.close()
-        await ana.wait_for(lambda: [p["name"] for p in ana.players] == ["Ana", "Computer 3",
-                                                                        "Computer 4"])
-        gone = next(i for i, line in enumerate(ana.log)
-                    if "Ben left after being away too long" in line)
+        await ana.wait_for(
+            lambda: [p["name"] for p in ana.players] == ["Ana", "Computer 3", "Computer 4"]
+        )
+        gone = next(
+            i for i, line in enumerate(ana.log) if "Ben left after being away too long" in line
+        )
 
         # Ana bids; a computer bids for the empty seat 1, then the computers in seats 2 and 3.
         await ana.request("game", {"action": {"type": "bid", "bid": 3}})
         await ana.wait_for(lambda: ana.game is not None and ana.game["phase"] == "playing")
         assert all(b is not None for b in ana.game["view"]["bids"])
-        assert any(line.startswith("Seat 2 bid") for line in ana.log[gone + 1:]), ana.log
+        assert any(line.startswith("Seat 2 bid") for line in ana.log[gone + 1 :]), ana.log
 
         # Cy sits down in seat 1: the seat's hand is hers, and the computer stops playing it.
         cy = await client()

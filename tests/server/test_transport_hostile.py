@@ -34,8 +34,10 @@ JSON_ERROR_KEYS = {"code", "message", "ref"}
 
 # --- helpers --------------------------------------------------------------------------------
 
-async def joined_socket(server: RunningServer, http: aiohttp.ClientSession) -> tuple[str,
-                                                                                      RawSocket]:
+
+async def joined_socket(
+    server: RunningServer, http: aiohttp.ClientSession
+) -> tuple[str, RawSocket]:
     code = await new_room(server)
     sock = await RawSocket.open(http, server.url)
     await sock.join(code, "Vic")
@@ -71,8 +73,7 @@ class Polling:
         return self
 
     async def post(self, body: str | bytes) -> int:
-        async with self.http.post(self.url, data=body,
-                                  timeout=aiohttp.ClientTimeout(total=5)) as r:
+        async with self.http.post(self.url, data=body, timeout=aiohttp.ClientTimeout(total=5)) as r:
             await r.read()
             return r.status
 
@@ -105,8 +106,9 @@ async def raw_http(port: int, request: bytes) -> tuple[int, dict[str, str], byte
     return int(lines[0].split()[1]), headers, body
 
 
-def assert_json_error(status: int, headers: Any, body: bytes | dict[str, Any], code: str,
-                      expected_status: int) -> None:
+def assert_json_error(
+    status: int, headers: Any, body: bytes | dict[str, Any], code: str, expected_status: int
+) -> None:
     got = json.loads(body) if isinstance(body, bytes) else body
     assert status == expected_status, (status, got)
     assert set(got) == JSON_ERROR_KEYS and got["code"] == code and got["message"], got
@@ -116,6 +118,7 @@ def assert_json_error(status: int, headers: Any, body: bytes | dict[str, Any], c
 
 
 # --- Socket.IO packets a client may not send -------------------------------------------------
+
 
 async def ack_and_binary_packets(server: RunningServer) -> None:
     async with aiohttp.ClientSession() as http:
@@ -127,8 +130,9 @@ async def ack_and_binary_packets(server: RunningServer) -> None:
         assert (name, err["code"]) == ("error", "bad_request") and "ACK" in err["message"]
         # A binary event whose attachment never comes: refused at once, and the next event is
         # that event, not the missing attachment.
-        await sock.send('451-["op",{"op":"flip","id":"deck","ref":7,'
-                        '"blob":{"_placeholder":true,"num":0}}]')
+        await sock.send(
+            '451-["op",{"op":"flip","id":"deck","ref":7,"blob":{"_placeholder":true,"num":0}}]'
+        )
         name, err = await sock.next(*ANSWERS)
         assert (name, err["code"], err["ref"]) == ("error", "bad_request", 7), err
         assert "Binary events" in err["message"]
@@ -136,8 +140,10 @@ async def ack_and_binary_packets(server: RunningServer) -> None:
         name, ack = await sock.next(*ANSWERS)
         assert (name, ack["ref"]) == ("ack", 8), (name, ack)
         # A binary event whose attachments do come: one answer, the attachments are dropped.
-        await sock.send('452-["op",{"op":"flip","id":"deck","ref":9,'
-                        '"a":{"_placeholder":true,"num":0},"b":{"_placeholder":true,"num":1}}]')
+        await sock.send(
+            '452-["op",{"op":"flip","id":"deck","ref":9,'
+            '"a":{"_placeholder":true,"num":0},"b":{"_placeholder":true,"num":1}}]'
+        )
         await sock.send(b"\x01\x02")
         await sock.send(b"\x03")
         name, err = await one_answer_then_probe(sock)
@@ -203,13 +209,22 @@ async def test_engine_io_packets_a_client_may_not_send_are_refused_over_long_pol
 # --- ref: null --------------------------------------------------------------------------------
 
 REF_NULL: dict[str, dict[str, Any]] = {
-    "join": {"code": "%s", "name": "Nul"}, "op": {"op": "flip", "id": "deck"},
-    "seat": {"seat": 2}, "rename": {"name": "Nul"}, "game": {"action": {"type": "pass"}},
-    "host": {"action": "lock"}, "drag": {"items": [{"id": "deck", "x": 1, "y": 2}]},
-    "sync": {"since": 0}, "hello": {"build": "x"}, "online": {"on": True}, "lobby": {},
+    "join": {"code": "%s", "name": "Nul"},
+    "op": {"op": "flip", "id": "deck"},
+    "seat": {"seat": 2},
+    "rename": {"name": "Nul"},
+    "game": {"action": {"type": "pass"}},
+    "host": {"action": "lock"},
+    "drag": {"items": [{"id": "deck", "x": 1, "y": 2}]},
+    "sync": {"since": 0},
+    "hello": {"build": "x"},
+    "online": {"on": True},
+    "lobby": {},
     "challenge": {"to": "someone-else", "game": "spades"},
-    "challenge_answer": {"id": "c1", "accept": True}, "challenge_cancel": {"id": "c1"},
-    "relation": {"id": "someone-else", "kind": "mute", "on": True}, "chat": {"text": "hi"},
+    "challenge_answer": {"id": "c1", "accept": True},
+    "challenge_cancel": {"id": "c1"},
+    "relation": {"id": "someone-else", "kind": "mute", "on": True},
+    "chat": {"text": "hi"},
 }
 
 
@@ -235,9 +250,16 @@ async def test_ref_null_is_refused_by_every_event(server):
 
 # --- HTTP: text that is not valid Unicode ----------------------------------------------------
 
+
 def _game_file(**over: Any) -> dict[str, Any]:
-    return {"format": "cardtable-game", "version": 1, "title": "T", "seats": 2,
-            "objects": [{"kind": "label", "id": "note", "text": "Hi"}], **over}
+    return {
+        "format": "cardtable-game",
+        "version": 1,
+        "title": "T",
+        "seats": 2,
+        "objects": [{"kind": "label", "id": "note", "text": "Hi"}],
+        **over,
+    }
 
 
 async def lone_surrogates_on_every_route(server: RunningServer, make_client: Any) -> None:
@@ -248,8 +270,14 @@ async def lone_surrogates_on_every_route(server: RunningServer, make_client: Any
     bodies: list[tuple[str, Any]] = [
         ("/api/rooms", {"game_file": _game_file(title=bad)}),
         ("/api/rooms", {"game_file": _game_file(description="\udfffy")}),
-        ("/api/rooms", {"game_file": _game_file(objects=[{"kind": "pile", "id": "p", "cards": [
-            {"text": bad, "count": 2}]}])}),
+        (
+            "/api/rooms",
+            {
+                "game_file": _game_file(
+                    objects=[{"kind": "pile", "id": "p", "cards": [{"text": bad, "count": 2}]}]
+                )
+            },
+        ),
         ("/api/rooms", {"game_file": _game_file(images={bad: "AAAA"})}),
         ("/api/rooms", {"game_file": {"version": 0, "name": bad, "seats": 2, "decks": []}}),
         ("/api/rooms", {"library": bad}),
@@ -261,32 +289,54 @@ async def lone_surrogates_on_every_route(server: RunningServer, make_client: Any
     async with aiohttp.ClientSession() as http:
         for path, body in bodies:
             raw = json.dumps(body)  # the surrogate travels as a \ud800 escape
-            async with http.post(f"{server.url}{path}", data=raw,
-                                 headers={"Content-Type": "application/json"}) as r:
+            async with http.post(
+                f"{server.url}{path}", data=raw, headers={"Content-Type": "application/json"}
+            ) as r:
                 got = await r.json()
-                assert_json_error(r.status, {k.lower(): v for k, v in r.headers.items()},
-                                  got, "bad_request", 400)
+                assert_json_error(
+                    r.status, {k.lower(): v for k, v in r.headers.items()}, got, "bad_request", 400
+                )
     # The player token header: bytes that are not UTF-8 are read as lone surrogates.
-    for method, path, tail in [("GET", f"/api/rooms/{code}/game-file", b""),
-                               ("POST", f"/api/rooms/{code}/images", PNG)]:
-        status, headers, body = await raw_http(server.port, (
-            f"{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-            f"Content-Length: {len(tail)}\r\n").encode() + b"X-Player-Token: \xff\xed\xa0\x80"
-            + b"\r\n\r\n" + tail)
+    for method, path, tail in [
+        ("GET", f"/api/rooms/{code}/game-file", b""),
+        ("POST", f"/api/rooms/{code}/images", PNG),
+    ]:
+        status, headers, body = await raw_http(
+            server.port,
+            (
+                f"{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                f"Content-Length: {len(tail)}\r\n"
+            ).encode()
+            + b"X-Player-Token: \xff\xed\xa0\x80"
+            + b"\r\n\r\n"
+            + tail,
+        )
         assert_json_error(status, headers, body, "bad_token", 401)
     # Names the server never reads (a file name, a query value) change nothing.
     boundary = "b0und"
-    form = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"f\"; filename=\"").encode() \
-        + b"\xed\xa0\x80.png\"\r\nContent-Type: image/png\r\n\r\n" + PNG \
+    form = (
+        (f'--{boundary}\r\nContent-Disposition: form-data; name="f"; filename="').encode()
+        + b'\xed\xa0\x80.png"\r\nContent-Type: image/png\r\n\r\n'
+        + PNG
         + f"\r\n--{boundary}--\r\n".encode()
-    status, _, body = await raw_http(server.port, (
-        f"POST /api/rooms/{code}/images HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-        f"X-Player-Token: {host.token}\r\nContent-Length: {len(form)}\r\n"
-        f"Content-Type: multipart/form-data; boundary={boundary}\r\n\r\n").encode() + form)
+    )
+    status, _, body = await raw_http(
+        server.port,
+        (
+            f"POST /api/rooms/{code}/images HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+            f"X-Player-Token: {host.token}\r\nContent-Length: {len(form)}\r\n"
+            f"Content-Type: multipart/form-data; boundary={boundary}\r\n\r\n"
+        ).encode()
+        + form,
+    )
     assert status == 201 and json.loads(body)["hash"] == hashlib.sha256(PNG).hexdigest()
-    async with aiohttp.ClientSession() as http, http.get(
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(
             f"{server.url}/api/rooms/{code}/game-file?positions=%ED%A0%80",
-            headers={"X-Player-Token": host.token}) as r:
+            headers={"X-Player-Token": host.token},
+        ) as r,
+    ):
         assert r.status == 200 and (await r.json())["format"] == "cardtable-game"
 
 
@@ -295,6 +345,7 @@ async def test_lone_surrogates_are_refused_on_every_route_that_reads_text(server
 
 
 # --- HTTP: wrong methods ----------------------------------------------------------------------
+
 
 async def _route_urls(server: RunningServer) -> dict[str, set[str]]:
     """Every route's path (made concrete) -> the methods it takes."""
@@ -364,13 +415,13 @@ async def malformed_http(server: RunningServer) -> None:
 async def test_requests_aiohttp_cannot_parse_get_the_json_error_and_no_error_log(server, caplog):
     caplog.set_level(logging.DEBUG)
     await malformed_http(server)
-    assert "too long" in json.loads((await raw_http(server.port, MALFORMED_HTTP[0]))[2])[
-        "message"]
+    assert "too long" in json.loads((await raw_http(server.port, MALFORMED_HTTP[0]))[2])["message"]
     bad = [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
     assert not bad, [f"{r.levelname} {r.name}: {r.getMessage()}" for r in bad]
 
 
 # --- Prove it: the whole hostile suite, and the log ------------------------------------------
+
 
 async def strict_cases(server: RunningServer) -> None:
     async with aiohttp.ClientSession() as http:
@@ -379,10 +430,13 @@ async def strict_cases(server: RunningServer) -> None:
             await sock.send(frame.replace("%s", room) if "%s" in frame else frame)
             name, err = await one_answer_then_probe(sock)
             assert (name, err["code"]) == ("error", code), (frame, err)
-        for frame in ('42["connect",{"REMOTE_ADDR":"1.2.3.4"}]', '42["disconnect"]',
-                      b"\x93\x01\x02", '42["op",' + "[" * 5000 + "]" * 5000 + "]",
-                      '42["op",{"op":"create","kind":"label","x":1,"y":1,"text":"'
-                      + "x" * 1_500_000 + '"}]'):
+        for frame in (
+            '42["connect",{"REMOTE_ADDR":"1.2.3.4"}]',
+            '42["disconnect"]',
+            b"\x93\x01\x02",
+            '42["op",' + "[" * 5000 + "]" * 5000 + "]",
+            '42["op",{"op":"create","kind":"label","x":1,"y":1,"text":"' + "x" * 1_500_000 + '"}]',
+        ):
             await sock.send(frame)
             name, err = await one_answer_then_probe(sock)
             assert name == "error", (frame[:40], err)
@@ -391,26 +445,41 @@ async def strict_cases(server: RunningServer) -> None:
 
 async def bad_transport_requests(server: RunningServer) -> None:
     async with aiohttp.ClientSession() as http:
-        for query in ("EIO=3&transport=polling", "EIO=4&transport=carrier-pigeon",
-                      "EIO=4&transport=polling&sid=nope", "EIO=4&transport=websocket",
-                      "EIO=4&transport=polling&j=x"):
+        for query in (
+            "EIO=3&transport=polling",
+            "EIO=4&transport=carrier-pigeon",
+            "EIO=4&transport=polling&sid=nope",
+            "EIO=4&transport=websocket",
+            "EIO=4&transport=polling&j=x",
+        ):
             async with http.get(f"{server.url}/socket.io/?{query}") as r:
                 assert r.status == 400, (query, r.status)
 
 
 async def test_the_whole_hostile_suite_leaves_no_traceback_and_no_error_line(
-        server, make_client, caplog):
+    server, make_client, caplog
+):
     for name in ("", "cardtable", "aiohttp", "socketio", "engineio"):
         caplog.set_level(logging.DEBUG, logger=name or None)
-    for battery in (strict_cases, ack_and_binary_packets, engine_io_over_websocket,
-                    engine_io_over_polling, ref_null_everywhere, wrong_methods_on_every_route,
-                    malformed_http, bad_transport_requests):
+    for battery in (
+        strict_cases,
+        ack_and_binary_packets,
+        engine_io_over_websocket,
+        engine_io_over_polling,
+        ref_null_everywhere,
+        wrong_methods_on_every_route,
+        malformed_http,
+        bad_transport_requests,
+    ):
         await battery(server)
     await lone_surrogates_on_every_route(server, make_client)
     records = caplog.records
     assert records, "nothing was logged: the capture is not working"
-    bad = [r for r in records if r.levelno >= logging.ERROR or r.exc_info
-           or "Traceback" in r.getMessage()]
+    bad = [
+        r
+        for r in records
+        if r.levelno >= logging.ERROR or r.exc_info or "Traceback" in r.getMessage()
+    ]
     assert not bad, [f"{r.levelname} {r.name}: {r.getMessage()[:200]}" for r in bad]
 
 
@@ -423,7 +492,8 @@ async def test_a_served_process_logs_no_error_for_hostile_requests_and_stops_cle
         status, headers, body = await raw_http(proc.port, MALFORMED_HTTP[0])
         assert_json_error(status, headers, body, "bad_request", 400)
         status, headers, body = await raw_http(
-            proc.port, b"DELETE /api/rooms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            proc.port, b"DELETE /api/rooms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
         assert_json_error(status, headers, body, "method_not_allowed", 405)
         async with aiohttp.ClientSession() as http:
             sock = await RawSocket.open(http, proc.url)

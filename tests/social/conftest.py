@@ -15,8 +15,9 @@ from tests.social.helpers import SocialClient, social_client
 async def people(server: RunningServer) -> AsyncIterator[Any]:
     made: list[SocialClient] = []
 
-    async def make(name: str | None = "Ann", online: bool = True,
-                   url: str | None = None) -> SocialClient:
+    async def make(
+        name: str | None = "Ann", online: bool = True, url: str | None = None
+    ) -> SocialClient:
         c = await social_client(url or server.url, name, online)
         made.append(c)
         return c

@@ -8,8 +8,19 @@ from typing import Any
 from server.client import TableClient
 from server.config import default_build
 
-SOCIAL = ("hello_ok", "relations", "lobby", "challenge_sent", "challenged", "challenge_accepted",
-          "challenge_declined", "challenge_cancelled", "challenge_expired", "chat", "chat_history")
+SOCIAL = (
+    "hello_ok",
+    "relations",
+    "lobby",
+    "challenge_sent",
+    "challenged",
+    "challenge_accepted",
+    "challenge_declined",
+    "challenge_cancelled",
+    "challenge_expired",
+    "chat",
+    "chat_history",
+)
 BUILD = default_build()  # what the test servers run, as the web client says it in ``hello``
 ANSWERS = ("hello_ok", "lobby", "challenge_sent")  # answers that echo the request's ref
 
@@ -31,8 +42,9 @@ class SocialClient(TableClient):
 
         return handler
 
-    async def request(self, event: str, payload: dict[str, Any],
-                      timeout: float = 10.0) -> dict[str, Any]:
+    async def request(
+        self, event: str, payload: dict[str, Any], timeout: float = 10.0
+    ) -> dict[str, Any]:
         """As the page does, ``hello`` says this build unless the test says otherwise (a
         ``build`` of None: send none)."""
         if event == "hello":
@@ -68,8 +80,7 @@ class SocialClient(TableClient):
         return await self.request("online", {"on": on})
 
 
-async def social_client(url: str, name: str | None = "Ann", online: bool = True
-                        ) -> SocialClient:
+async def social_client(url: str, name: str | None = "Ann", online: bool = True) -> SocialClient:
     c = SocialClient(url)
     await c.connect()
     if name is not None:

@@ -50,7 +50,10 @@ async def test_where_someone_blocks_guests_without_an_identity_watch_only(server
     table = await server_table(server, code)
     assert table.version == watching
     assert {p.name: p.seat for p in table.players.values()} == {
-        "Early": 0, "Ann": 1, "Watcher": None}
+        "Early": 0,
+        "Ann": 1,
+        "Watcher": None,
+    }
     await ann.request("chat", {"text": "marker"})
     await guest.event("chat", lambda d: d["text"] == "marker")  # the guest still watches
     assert [d["text"] for d in ann.events("chat")] == ["marker"]
@@ -100,5 +103,7 @@ async def test_a_room_made_by_a_challenge_is_held_too(server, people):
     assert got["code"] == "identity_required"
     await bob.join(code, "Bob", seat=(await bob.event("challenge_accepted"))["seat"])
     table = await server_table(server, code)
-    assert {p.identity: p.seat for p in table.players.values()} == {ann.identity: 0,
-                                                                     bob.identity: 1}
+    assert {p.identity: p.seat for p in table.players.values()} == {
+        ann.identity: 0,
+        bob.identity: 1,
+    }

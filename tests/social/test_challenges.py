@@ -25,8 +25,12 @@ async def test_accepted_challenge_makes_a_room_both_join_in_their_seats(server, 
     a = await people("Ann")
     b = await people("Bob")
     cid, got = await challenge(a, b, options={"target": 250})
-    assert got == {"id": cid, "from": {"id": a.identity, "name": "Ann"}, "game": "gin_rummy",
-                   "options": {"target": 250}}
+    assert got == {
+        "id": cid,
+        "from": {"id": a.identity, "name": "Ann"},
+        "game": "gin_rummy",
+        "options": {"target": 250},
+    }
     await b.request("challenge_answer", {"id": cid, "accept": True})
     mine = await a.event("challenge_accepted")
     theirs = await b.event("challenge_accepted")
@@ -36,8 +40,7 @@ async def test_accepted_challenge_makes_a_room_both_join_in_their_seats(server, 
     await b.join(theirs["code"], "Bob", seat=theirs["seat"], identity=b.identity)
     table = await server.app[ROOMS_KEY].load_table(mine["code"])
     assert table.game is not None and table.game.name == "gin_rummy"
-    assert {p.identity: p.seat for p in table.players.values()} == {a.identity: 0,
-                                                                     b.identity: 1}
+    assert {p.identity: p.seat for p in table.players.values()} == {a.identity: 0, b.identity: 1}
     with pytest.raises(OpFailed) as err:  # settled once
         await b.request("challenge_answer", {"id": cid, "accept": True})
     assert err.value.code == "unknown_challenge"
@@ -57,8 +60,10 @@ async def test_declined_and_cancelled_challenges(people):
         await b.request("challenge_cancel", {"id": cid})
     assert err.value.code == "forbidden"
     await a.request("challenge_cancel", {"id": cid})
-    assert (await b.event("challenge_cancelled")) == {"id": cid, "from": {
-        "id": a.identity, "name": "Ann"}}
+    assert (await b.event("challenge_cancelled")) == {
+        "id": cid,
+        "from": {"id": a.identity, "name": "Ann"},
+    }
     with pytest.raises(OpFailed) as err:
         await b.request("challenge_answer", {"id": cid, "accept": True})
     assert err.value.code == "unknown_challenge"
@@ -84,13 +89,14 @@ async def test_refused_targets(people):
     a = await people("Ann")
     b = await people("Bob")
     away = await people("Away", online=False)
-    cases = [({"to": a.identity, "game": "gin_rummy"}, "bad_request"),
-             ({"to": away.identity, "game": "gin_rummy"}, "offline"),
-             ({"to": "nobody-like-this", "game": "gin_rummy"}, "offline"),
-             ({"to": b.identity, "game": "chess"}, "bad_request"),
-             ({"to": b.identity, "game": "gin_rummy", "options": {"colour": "red"}},
-              "bad_request"),
-             ({"to": "x", "game": "gin_rummy"}, "bad_request")]
+    cases = [
+        ({"to": a.identity, "game": "gin_rummy"}, "bad_request"),
+        ({"to": away.identity, "game": "gin_rummy"}, "offline"),
+        ({"to": "nobody-like-this", "game": "gin_rummy"}, "offline"),
+        ({"to": b.identity, "game": "chess"}, "bad_request"),
+        ({"to": b.identity, "game": "gin_rummy", "options": {"colour": "red"}}, "bad_request"),
+        ({"to": "x", "game": "gin_rummy"}, "bad_request"),
+    ]
     for payload, code in cases:
         with pytest.raises(OpFailed) as err:
             await a.request("challenge", payload)
@@ -147,8 +153,11 @@ async def test_both_players_are_told_when_a_challenge_expires(redis_server):
         cid, _ = await challenge(a, b)
         mine = await a.event("challenge_expired")
         theirs = await b.event("challenge_expired")
-        assert mine == theirs == {"id": cid, "from": {"id": a.identity, "name": "Ann"},
-                                  "to": b.identity}
+        assert (
+            mine
+            == theirs
+            == {"id": cid, "from": {"id": a.identity, "name": "Ann"}, "to": b.identity}
+        )
         with pytest.raises(OpFailed) as err:  # announced expired: refused as expired
             await b.request("challenge_answer", {"id": cid, "accept": True})
         assert err.value.code == "challenge_expired"
@@ -169,11 +178,11 @@ async def test_both_players_are_told_when_a_challenge_expires(redis_server):
         await srv.stop()
 
 
-async def test_expiry_is_announced_when_the_process_that_took_the_challenge_is_gone(
-        redis_server):
+async def test_expiry_is_announced_when_the_process_that_took_the_challenge_is_gone(redis_server):
     one = await start_server(make_config(redis_server.url, challenge_seconds=0.5))
-    two = await start_server(make_config(redis_server.url, challenge_seconds=0.5,
-                                         heartbeat_seconds=0.2))
+    two = await start_server(
+        make_config(redis_server.url, challenge_seconds=0.5, heartbeat_seconds=0.2)
+    )
     a = await social_client(one.url, "Ann")
     b = await social_client(two.url, "Bob")
     try:

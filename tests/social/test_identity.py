@@ -26,8 +26,7 @@ async def test_a_known_id_with_another_secret_is_refused(people):
     owner = await people("Owner")
     thief = await people(None)
     with pytest.raises(OpFailed) as err:
-        await thief.request("hello", {"id": owner.identity, "secret": "x" * 24,
-                                      "name": "Owner"})
+        await thief.request("hello", {"id": owner.identity, "secret": "x" * 24, "name": "Owner"})
     assert err.value.code == "bad_identity"
     with pytest.raises(OpFailed) as err:
         await thief.request("hello", {"id": owner.identity})
@@ -38,14 +37,19 @@ async def test_a_known_id_with_another_secret_is_refused(people):
     # The owner's name was not changed by the forger.
     again = await people(None)
     assert (await again.request("hello", {"id": owner.identity, "secret": owner.secret}))[
-        "name"] == "Owner"
+        "name"
+    ] == "Owner"
 
 
 async def test_malformed_identities_are_bad_requests(people):
     c = await people(None)
-    for payload in ({"id": "short", "secret": "s" * 20}, {"id": "has space in", "secret": "s" * 20},
-                    {"id": "u" * 10, "secret": "tooshort"}, {"secret": "s" * 20},
-                    {"name": "<" * 40}):
+    for payload in (
+        {"id": "short", "secret": "s" * 20},
+        {"id": "has space in", "secret": "s" * 20},
+        {"id": "u" * 10, "secret": "tooshort"},
+        {"secret": "s" * 20},
+        {"name": "<" * 40},
+    ):
         with pytest.raises(OpFailed) as err:
             await c.request("hello", payload)
         assert err.value.code == "bad_request", payload
@@ -53,10 +57,13 @@ async def test_malformed_identities_are_bad_requests(people):
 
 async def test_events_need_an_identity(people):
     c = await people(None)
-    for event, payload in (("online", {"on": True}), ("lobby", {}),
-                           ("challenge", {"to": "u" * 10, "game": "gin_rummy"}),
-                           ("challenge_answer", {"id": "x", "accept": True}),
-                           ("relation", {"id": "u" * 10, "kind": "mute", "on": True})):
+    for event, payload in (
+        ("online", {"on": True}),
+        ("lobby", {}),
+        ("challenge", {"to": "u" * 10, "game": "gin_rummy"}),
+        ("challenge_answer", {"id": "x", "accept": True}),
+        ("relation", {"id": "u" * 10, "kind": "mute", "on": True}),
+    ):
         with pytest.raises(OpFailed) as err:
             await c.request(event, payload)
         assert err.value.code == "no_identity", event
@@ -70,8 +77,11 @@ async def test_an_old_page_is_told_to_reload_and_refused_from_then_on(server, pe
     assert err.value.payload["message"] == "App out of date — reload to keep playing"
     assert not err.value.payload.get("retryable")
     code = await new_room(server)
-    for event, payload in (("hello", {"build": server.app[CONFIG_KEY].build}),
-                           ("join", {"code": code, "name": "Old"}), ("lobby", {})):
+    for event, payload in (
+        ("hello", {"build": server.app[CONFIG_KEY].build}),
+        ("join", {"code": code, "name": "Old"}),
+        ("lobby", {}),
+    ):
         with pytest.raises(OpFailed) as err:
             await c.request(event, payload)
         assert err.value.code == "out_of_date", event

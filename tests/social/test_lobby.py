@@ -71,7 +71,9 @@ async def test_search_is_by_name_prefix_and_ignores_case(people):
     await people(f"{p}ALBERT")
     await people(f"{p}bob")
     assert sorted(x["name"] for x in (await lobby(a, f"{p}al"))["players"]) == [
-        f"{p}ALBERT", f"{p}alice"]
+        f"{p}ALBERT",
+        f"{p}alice",
+    ]
     assert (await lobby(a, f"{p}AL".upper()))["total"] == 2
     assert (await lobby(a, f"{p}x"))["total"] == 0
 
@@ -93,8 +95,9 @@ async def test_identities_not_refreshed_in_time_drop_out(server, people):
     a = await people(f"{p}Ann")
     redis = server.app[ROOMS_KEY].store.redis
     ghost = "ghost" + secrets.token_hex(4)
-    await redis.hset(identity_key(ghost), mapping={"n": f"{p}Ghost",
-                                                   "o": name_entry(f"{p}Ghost", ghost)})
+    await redis.hset(
+        identity_key(ghost), mapping={"n": f"{p}Ghost", "o": name_entry(f"{p}Ghost", ghost)}
+    )
     await redis.zadd(ONLINE, {ghost: time.time() - 3600})
     await redis.zadd(NAMES, {name_entry(f"{p}Ghost", ghost): 0})
     got = await lobby(a, p)
@@ -105,8 +108,10 @@ async def test_identities_not_refreshed_in_time_drop_out(server, people):
 async def test_public_tables_are_listed_with_game_and_free_seats(server, people):
     a = await people("Host")
     b = await people("Guest")
-    async with aiohttp.ClientSession() as http, http.post(
-            f"{server.url}/api/rooms", json={"game": "rummy"}) as resp:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{server.url}/api/rooms", json={"game": "rummy"}) as resp,
+    ):
         code = (await resp.json())["code"]
     await a.join(code, "Host", identity=a.identity)
     await b.join(code, "Guest", identity=b.identity)
@@ -119,8 +124,7 @@ async def test_public_tables_are_listed_with_game_and_free_seats(server, people)
     assert err.value.code == "bad_request"
     await a.request("host", {"action": "public", "public": True})
     listed = [t for t in (await lobby(b, ""))["tables"] if t["code"] == code]
-    assert listed == [{"code": code, "game": "rummy", "title": "Rummy with Host",
-                       "seats_free": 2}]
+    assert listed == [{"code": code, "game": "rummy", "title": "Rummy with Host", "seats_free": 2}]
     assert (await server.app[ROOMS_KEY].load_table(code)).public
     await a.request("host", {"action": "public", "public": False})
     assert code not in str((await lobby(b, ""))["tables"])
@@ -132,8 +136,9 @@ async def test_a_free_table_can_be_public(server, people):
     await a.join(code, "Solo")
     await a.request("host", {"action": "public", "public": True})
     listed = [t for t in (await lobby(a, ""))["tables"] if t["code"] == code]
-    assert listed == [{"code": code, "game": None, "title": "Free table with Solo",
-                       "seats_free": 3}]
+    assert listed == [
+        {"code": code, "game": None, "title": "Free table with Solo", "seats_free": 3}
+    ]
 
 
 async def test_lobby_page_with_ten_thousand_online(server, people):
@@ -162,8 +167,10 @@ async def test_lobby_page_with_ten_thousand_online(server, people):
         for i in range(runs):
             await lobby(a, p, page=i * 7)
         each = (time.perf_counter() - t0) / runs
-        print(f"\nlobby page with 10,000 online: {each * 1000:.2f} ms per query over the "
-              f"socket ({(t0 - start) * 1000:.1f} ms for the first four)")
+        print(
+            f"\nlobby page with 10,000 online: {each * 1000:.2f} ms per query over the "
+            f"socket ({(t0 - start) * 1000:.1f} ms for the first four)"
+        )
         assert first["total"] == 10_000 and len(first["players"]) == PAGE
         assert first["players"][0]["name"] == f"{p}00000"
         assert [x["name"] for x in last["players"]][-1] == f"{p}09999"

@@ -8,8 +8,13 @@ import aiohttp
 
 async def test_unknown_paths_get_the_styled_page(server):
     async with aiohttp.ClientSession() as http:
-        for path in ("/nothing-here", "/r", "/rooms/ABCDE-FGHJK", "/r/ABCDEFGHJK/extra",
-                     "/<script>alert(1)</script>"):
+        for path in (
+            "/nothing-here",
+            "/r",
+            "/rooms/ABCDE-FGHJK",
+            "/r/ABCDEFGHJK/extra",
+            "/<script>alert(1)</script>",
+        ):
             async with http.get(f"{server.url}{path}") as r:
                 assert r.status == 404, path
                 assert r.content_type == "text/html", path

@@ -20,7 +20,10 @@ async def test_relations_are_sent_after_hello_and_after_each_change(people):
     await a.request("relation", {"id": b.identity, "kind": "mute", "on": True})
     await a.request("relation", {"id": b.identity, "kind": "favourite", "on": True})
     assert (await a.event("relations", count=3)) == {
-        "block": [], "mute": [b.identity], "favourite": [b.identity]}
+        "block": [],
+        "mute": [b.identity],
+        "favourite": [b.identity],
+    }
     await a.request("relation", {"id": b.identity, "kind": "mute", "on": False})
     assert (await a.event("relations", count=4))["mute"] == []
     again = await people(None)
@@ -30,11 +33,12 @@ async def test_relations_are_sent_after_hello_and_after_each_change(people):
 
 async def test_hostile_relations(people):
     a = await people("Ann")
-    for payload, code in (({"id": "unknown-identity", "kind": "block", "on": True},
-                           "unknown_identity"),
-                          ({"id": a.identity, "kind": "block", "on": True}, "bad_request"),
-                          ({"id": a.identity, "kind": "hate", "on": True}, "bad_request"),
-                          ({"id": "x", "kind": "block", "on": True}, "bad_request")):
+    for payload, code in (
+        ({"id": "unknown-identity", "kind": "block", "on": True}, "unknown_identity"),
+        ({"id": a.identity, "kind": "block", "on": True}, "bad_request"),
+        ({"id": a.identity, "kind": "hate", "on": True}, "bad_request"),
+        ({"id": "x", "kind": "block", "on": True}, "bad_request"),
+    ):
         with pytest.raises(OpFailed) as err:
             await a.request("relation", payload)
         assert err.value.code == code, payload
@@ -54,13 +58,17 @@ async def test_blocks_keep_players_apart_at_tables(server, people):
     with pytest.raises(OpFailed) as err:  # a is warned before sitting with b
         await a.join(other, "Ann", identity=a.identity)
     assert err.value.payload["code"] == "blocked_player_here"
-    assert err.value.payload["message"] == BLOCKED_HERE_MESSAGE == (
-        "This table has a player that you have blocked, perhaps under another name. "
-        "Join anyway?")
+    assert (
+        err.value.payload["message"]
+        == BLOCKED_HERE_MESSAGE
+        == (
+            "This table has a player that you have blocked, perhaps under another name. "
+            "Join anyway?"
+        )
+    )
     await a.join(other, "Ann", identity=a.identity, anyway=True)
     table = await server_table(server, other)
-    assert sorted(p.identity for p in table.players.values()) == sorted(
-        [a.identity, b.identity])
+    assert sorted(p.identity for p in table.players.values()) == sorted([a.identity, b.identity])
 
 
 async def test_chat_reaches_the_room_as_text_and_late_joiners_get_history(server, people):

@@ -23,8 +23,9 @@ async def test_fresh_identities_cannot_flood_one_person_with_challenges(redis_se
     async def send(sender: SocialClient) -> str | None:
         """The challenge's id, or None when it is refused as ``rate_limited``."""
         try:
-            return (await sender.request("challenge", {"to": target.identity,
-                                                       "game": "pennies"}))["id"]
+            return (await sender.request("challenge", {"to": target.identity, "game": "pennies"}))[
+                "id"
+            ]
         except OpFailed as err:
             assert err.code == "rate_limited" and err.payload["retryable"]
             return None
@@ -35,9 +36,9 @@ async def test_fresh_identities_cannot_flood_one_person_with_challenges(redis_se
         refusals = [e for s in senders for e in s.errors if e["code"] == "rate_limited"]
         assert len(refusals) == 30
         assert {e["message"] for e in refusals} == {
-            "This player has been sent too many challenges lately; try again in 60 seconds."}
-        await target.request("relation", {"id": friend.identity, "kind": "favourite",
-                                          "on": True})
+            "This player has been sent too many challenges lately; try again in 60 seconds."
+        }
+        await target.request("relation", {"id": friend.identity, "kind": "favourite", "on": True})
         assert await send(friend) is not None  # a favourite gets through, and is not counted
         await target.event("challenged", count=11)
         assert [d["from"]["id"] for d in target.events("challenged")][-1] == friend.identity
@@ -49,7 +50,8 @@ async def test_fresh_identities_cannot_flood_one_person_with_challenges(redis_se
         now[0] += 61
         assert await send(senders[3]) is None
         assert senders[3].errors[-1]["message"] == (
-            "This player has been sent too many challenges lately; try again in 57 minutes.")
+            "This player has been sent too many challenges lately; try again in 57 minutes."
+        )
         assert await send(friend) is not None
         await target.event("challenged", count=32)
         assert len(target.events("challenged")) == 32
@@ -68,8 +70,11 @@ async def guest(url: str, address: str) -> SocialClient:
 
 async def test_chat_without_hello_is_limited_per_address_not_per_socket(redis_server):
     now = [3_000_000.0]
-    srv = await start_server(make_config(redis_server.url, clock=lambda: now[0],
-                                         trusted_proxies=parse_networks(["127.0.0.1/32"])))
+    srv = await start_server(
+        make_config(
+            redis_server.url, clock=lambda: now[0], trusted_proxies=parse_networks(["127.0.0.1/32"])
+        )
+    )
     code = await new_room(srv)
     clients: list[SocialClient] = []
     try:
@@ -86,7 +91,8 @@ async def test_chat_without_hello_is_limited_per_address_not_per_socket(redis_se
             assert err.value.code == "rate_limited" and err.value.payload["retryable"]
             assert err.value.payload["message"] == (
                 "Slow down: at most 5 chat lines in 10 seconds from your address; try again "
-                "in 10 s.")
+                "in 10 s."
+            )
         clients.append(await guest(srv.url, "198.51.100.8"))  # another address: its own
         await clients[-1].join(code, "Elsewhere", seat=None)
         await clients[-1].request("chat", {"text": "from elsewhere"})

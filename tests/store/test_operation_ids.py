@@ -36,8 +36,9 @@ async def test_the_same_id_twice_commits_once_and_returns_the_first_version(stor
     # Sent again on the state it was first computed on, or on a newer one: nothing is written.
     for expected in (0, 1):
         with pytest.raises(Repeated) as rep:
-            await store.commit(code, expected, expected + 1, b"again", b"e-again",
-                               once=("pA", "op-0001"))
+            await store.commit(
+                code, expected, expected + 1, b"again", b"e-again", once=("pA", "op-0001")
+            )
         assert rep.value.seen == Seen(1, refused=False)
     assert await store.load(code) == (1, b"first")
     assert await store.log_since(code, 0, 1) == [b"e1"]
@@ -72,7 +73,8 @@ async def test_only_the_newest_ids_are_remembered(redis_server):
 
 
 async def test_a_commit_timed_out_in_a_stalled_redis_lands_later_and_its_id_holds(
-        private_redis: EmbeddedRedis):
+    private_redis: EmbeddedRedis,
+):
     """What the issue saw: Redis stalls past the socket timeout, the commit's answer never
     comes, and Redis runs it when it resumes. The store says the outcome is unknown (not "not
     applied"), and the same operation sent again is not applied a second time."""
@@ -120,8 +122,7 @@ async def _room(rooms: RoomService) -> tuple[str, str]:
     return table.code, (await rooms.join(table.code, "Ana")).player.id
 
 
-async def test_a_repeated_operation_is_answered_with_its_first_commit_on_any_process(
-        redis_server):
+async def test_a_repeated_operation_is_answered_with_its_first_commit_on_any_process(redis_server):
     """The retry reaches another process (a second service on the same Redis) whose cached
     state is older; the take is not made twice and the answer is the first version."""
     s1, s2 = RedisStore(redis_server.url), RedisStore(redis_server.url)

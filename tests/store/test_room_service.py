@@ -59,8 +59,11 @@ async def test_rejection_writes_nothing(redis_server):
     rooms = RoomService(store)
     code, (a, _) = await _room_with_players(rooms)
     before = await store.load(code)
-    for bad in ({"op": "take", "id": "deck", "n": 60}, {"op": "flip", "id": "hand1"},
-                {"op": "move", "id": "nope", "x": 1, "y": 1}):
+    for bad in (
+        {"op": "take", "id": "deck", "n": 60},
+        {"op": "flip", "id": "hand1"},
+        {"op": "move", "id": "nope", "x": 1, "y": 1},
+    ):
         with pytest.raises(CardtableError):
             await rooms.apply(code, a, parse_op(bad))
     assert await store.load(code) == before
@@ -174,6 +177,7 @@ async def test_a_room_no_connection_follows_is_not_kept_in_memory(redis_server):
     assert code not in rooms.cached_rooms()
     # Nothing is lost: the next operation reads the room from the store.
     version = (await rooms.load_table(code)).version
-    assert (await rooms.apply(code, a, parse_op({"op": "flip", "id": "deck"}))).version \
-        == version + 1
+    assert (
+        await rooms.apply(code, a, parse_op({"op": "flip", "id": "deck"}))
+    ).version == version + 1
     await store.close()

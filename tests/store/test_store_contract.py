@@ -42,8 +42,11 @@ async def test_versioned_commit_lets_exactly_one_racer_win(store):
     )
     winners = [i for i, o in enumerate(outcomes) if o is None]
     assert len(winners) == 1
-    assert all(isinstance(o, VersionMismatch) and o.current == 1
-               for i, o in enumerate(outcomes) if i not in winners)
+    assert all(
+        isinstance(o, VersionMismatch) and o.current == 1
+        for i, o in enumerate(outcomes)
+        if i not in winners
+    )
     assert await store.load(code) == (1, f"writer{winners[0]}".encode())
     assert await store.log_since(code, 0, 1) == [f"e{winners[0]}".encode()]
 

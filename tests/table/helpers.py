@@ -40,8 +40,14 @@ NAMES = ["Ana", "Ben", "Cyd", "Dot"]
 SPECTATOR = Actor("p9", "Eve", None)
 ALL_VIEWS: list[int | None] = [0, 1, 2, 3, None]
 MODEL_CODES = {
-    "not_seated", "unknown_object", "forbidden", "conflict", "invalid_move", "limit",
-    "nothing_to_undo", "undo_refused",
+    "not_seated",
+    "unknown_object",
+    "forbidden",
+    "conflict",
+    "invalid_move",
+    "limit",
+    "nothing_to_undo",
+    "undo_refused",
 }
 
 
@@ -51,8 +57,9 @@ def actor(seat: int | None) -> Actor:
     return Actor(f"p{seat}", NAMES[seat], seat)
 
 
-def seated_table(template: str = "standard", seats: int = 4, seated: int = 4,
-                 rng: random.Random | None = None) -> Table:
+def seated_table(
+    template: str = "standard", seats: int = 4, seated: int = 4, rng: random.Random | None = None
+) -> Table:
     """A fresh table with players p0..p{seated-1} in seats 0.. and spectator p9."""
     t = new_table("ABCDEFGH", template, seats, 0.0, rng)
     for s in range(seated):
@@ -92,8 +99,16 @@ def add_pile(
     return list(s.cards)
 
 
-def add_card(t: Table, cid: str, face: str, *, up: bool = False, x: float = 50.0,
-             y: float = 60.0, locked: bool = False) -> Card:
+def add_card(
+    t: Table,
+    cid: str,
+    face: str,
+    *,
+    up: bool = False,
+    x: float = 50.0,
+    y: float = 60.0,
+    locked: bool = False,
+) -> Card:
     card = Card(id=cid, face=face, up=up, x=x, y=y, z=bump_z(t), locked=locked)
     t.objects[cid] = card
     return card
@@ -114,8 +129,7 @@ def add_misc(t: Table) -> None:
     """Chips k1 (20) and k2 (5), counter n1 (step 2, 'Score'), die d1, label l1."""
     t.objects["k1"] = Chips(id="k1", count=20, x=10, y=10, z=bump_z(t))
     t.objects["k2"] = Chips(id="k2", count=5, color="blue", x=60, y=10, z=bump_z(t))
-    t.objects["n1"] = Counter(id="n1", value=3, step=2, label="Score", x=110, y=10,
-                              z=bump_z(t))
+    t.objects["n1"] = Counter(id="n1", value=3, step=2, label="Score", x=110, y=10, z=bump_z(t))
     t.objects["d1"] = Die(id="d1", sides=6, value=1, x=160, y=10, z=bump_z(t))
     t.objects["l1"] = Label(id="l1", text="Hello", x=210, y=10, z=bump_z(t))
 
@@ -173,12 +187,14 @@ def views(t: Table) -> dict[int | None, dict[str, dict[str, Any]]]:
 
 def hidden_from(t: Table, seat: int | None) -> set[str]:
     """Ids of the cards in other seats' hands: ids this view must never receive."""
-    return {cid for o in t.objects.values() if isinstance(o, Hand) and o.seat != seat
-            for cid in o.cards}
+    return {
+        cid for o in t.objects.values() if isinstance(o, Hand) and o.seat != seat for cid in o.cards
+    }
 
 
-def follow(view: dict[str, dict[str, Any]], t: Table, change: Change,
-           seat: int | None) -> dict[str, dict[str, Any]]:
+def follow(
+    view: dict[str, dict[str, Any]], t: Table, change: Change, seat: int | None
+) -> dict[str, dict[str, Any]]:
     """A client's view after the delta the room service sends ``seat`` for ``change``.
 
     Checks the delta on the way: ``del`` names only ids the view holds (no id of a card this
@@ -239,8 +255,9 @@ def ok(t: Table, seat: int | None, op: O.Op, limits: Limits | None = None) -> tu
     return new, change
 
 
-def refused(t: Table, seat: int | None, op: O.Op, code: str,
-            limits: Limits | None = None) -> CardtableError:
+def refused(
+    t: Table, seat: int | None, op: O.Op, code: str, limits: Limits | None = None
+) -> CardtableError:
     blob = encode_table(t)
     work = copy(t)
     with pytest.raises(CardtableError) as info:

@@ -102,7 +102,11 @@ def _to_another_hand(t: Table) -> O.Op:
 
 
 WAYS_OUT: list[Callable[[Table], O.Op]] = [
-    _play_to_table, _play_face_up, _to_discard, _into_a_pile, _onto_a_loose_card,
+    _play_to_table,
+    _play_face_up,
+    _to_discard,
+    _into_a_pile,
+    _onto_a_loose_card,
     _to_another_hand,
 ]
 
@@ -114,8 +118,11 @@ def test_a_card_leaving_a_hand_gets_a_new_id(t, setup):
     seen_before = {oid for view in views(t).values() for oid in view} | set(t.objects)
     new, ch = ok(t, 0, op)
     assert "b" not in new.objects and "b" in ch.removed
-    (out,) = [o for o in new.objects.values()
-              if isinstance(o, Card) and o.id not in t.objects and o.face == "H2"]
+    (out,) = [
+        o
+        for o in new.objects.values()
+        if isinstance(o, Card) and o.id not in t.objects and o.face == "H2"
+    ]
     assert out.id not in seen_before
     assert hand(new, 0).cards == ["a", "c"]
     for seat in OTHERS:  # they never held "b": nothing about it reaches them
@@ -130,11 +137,15 @@ def test_nothing_seen_of_a_card_before_it_went_into_a_hand_comes_out_with_it(t):
     turned, _ = ok(t, 1, O.Rotate(id="a", rot=90))
     z = card(turned, "a").z
     taken, _ = ok(turned, 1, O.Move(id="a", to="hand1"))
-    for op in (O.Move(id="a", to="deck", up=True), O.Move(id="a", to="hand2"),
-               O.Move(id="a", x=5, y=6, up=True)):
+    for op in (
+        O.Move(id="a", to="deck", up=True),
+        O.Move(id="a", to="hand2"),
+        O.Move(id="a", x=5, y=6, up=True),
+    ):
         new, _ = ok(taken, 1, op)
-        (out,) = [o for o in new.objects.values()
-                  if isinstance(o, Card) and o.id not in taken.objects]
+        (out,) = [
+            o for o in new.objects.values() if isinstance(o, Card) and o.id not in taken.objects
+        ]
         assert out.face == "H1" and out.rot == 0 and out.z != z and not out.locked
 
 
@@ -213,10 +224,15 @@ def test_undoing_a_face_up_play_from_the_hand_brings_back_the_old_id(t):
         assert gone == [new_id] and "b" not in {o["id"] for o in shown}
 
 
-@pytest.mark.parametrize("op", [O.Move(id="b", x=700, y=300, up=False),
-                                O.Move(id="b", to="deck", up=False),
-                                O.Move(id="b", to="hand1")],
-                         ids=["face_down_on_table", "into_a_pile", "to_another_hand"])
+@pytest.mark.parametrize(
+    "op",
+    [
+        O.Move(id="b", x=700, y=300, up=False),
+        O.Move(id="b", to="deck", up=False),
+        O.Move(id="b", to="hand1"),
+    ],
+    ids=["face_down_on_table", "into_a_pile", "to_another_hand"],
+)
 def test_undo_that_would_show_a_card_now_hidden_from_its_old_owner_is_refused(t, op):
     """Face down (or in another hand) the card is hidden from seat 0 under its new id; putting
     it back would show seat 0 a face it cannot see now. Refused, as it was before new ids."""

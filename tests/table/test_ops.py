@@ -73,8 +73,14 @@ def test_move_top_card_of_deck_to_the_table(t):
 
 def test_only_the_top_card_of_a_pile_can_be_touched(t):
     d = deck(t).cards
-    for op in (O.Move(id=d[0], x=1, y=1), O.Move(id=d[-2], to="hand0"), O.Flip(id=d[-2]),
-               O.Rotate(id=d[-2], rot=90), O.Delete(id=d[-2]), O.Update(id=d[-2], locked=True)):
+    for op in (
+        O.Move(id=d[0], x=1, y=1),
+        O.Move(id=d[-2], to="hand0"),
+        O.Flip(id=d[-2]),
+        O.Rotate(id=d[-2], rot=90),
+        O.Delete(id=d[-2]),
+        O.Update(id=d[-2], locked=True),
+    ):
         refused(t, 0, op, "invalid_move")
 
 
@@ -103,8 +109,15 @@ def test_play_a_card_from_your_own_hand(t):
 
 @pytest.mark.parametrize(
     "op",
-    [O.Move(id="a", x=1, y=1), O.Move(id="a", to="hand1"), O.Move(id="a", to="discard"),
-     O.Flip(id="a"), O.Rotate(id="a", rot=90), O.Delete(id="a"), O.Update(id="a", locked=True)],
+    [
+        O.Move(id="a", x=1, y=1),
+        O.Move(id="a", to="hand1"),
+        O.Move(id="a", to="discard"),
+        O.Flip(id="a"),
+        O.Rotate(id="a", rot=90),
+        O.Delete(id="a"),
+        O.Update(id="a", locked=True),
+    ],
     ids=lambda op: type(op).__name__,
 )
 def test_another_seats_hand_is_out_of_reach_and_out_of_sight(t, op):
@@ -118,11 +131,17 @@ def test_another_seats_hand_is_out_of_reach_and_out_of_sight(t, op):
     ok(t, 0, op)  # the owner may
 
 
-@pytest.mark.parametrize(("index", "expected"), [
-    (None, ["p_0", "p_1", "p_2", "x"]), (-1, ["p_0", "p_1", "p_2", "x"]),
-    (0, ["x", "p_0", "p_1", "p_2"]), (1, ["p_0", "x", "p_1", "p_2"]),
-    (3, ["p_0", "p_1", "p_2", "x"]), (99, ["p_0", "p_1", "p_2", "x"]),
-])
+@pytest.mark.parametrize(
+    ("index", "expected"),
+    [
+        (None, ["p_0", "p_1", "p_2", "x"]),
+        (-1, ["p_0", "p_1", "p_2", "x"]),
+        (0, ["x", "p_0", "p_1", "p_2"]),
+        (1, ["p_0", "x", "p_1", "p_2"]),
+        (3, ["p_0", "p_1", "p_2", "x"]),
+        (99, ["p_0", "p_1", "p_2", "x"]),
+    ],
+)
 def test_move_card_into_a_pile_at_index(t, index, expected):
     add_pile(t, "p", ["S1", "S2", "S3"], up=True, x=333, y=444)
     add_card(t, "x", "D9", up=True)
@@ -297,9 +316,15 @@ def test_hands_stay_with_their_seat(t):
     refused(t, 0, O.Move(id="hand0", x=1, y=1), "invalid_move")
 
 
-@pytest.mark.parametrize(("oid", "name"), [
-    ("k1", "chips"), ("n1", "a counter"), ("d1", "a die"), ("l1", "a label"),
-])
+@pytest.mark.parametrize(
+    ("oid", "name"),
+    [
+        ("k1", "chips"),
+        ("n1", "a counter"),
+        ("d1", "a die"),
+        ("l1", "a label"),
+    ],
+)
 def test_move_other_objects(t, oid, name):
     new, ch = ok(t, 2, O.Move(id=oid, x=123, y=321))
     o = new.objects[oid]
@@ -577,8 +602,15 @@ def test_create_a_card(t):
     new, ch = ok(t, 0, O.Create(kind="card", x=10, y=20, faces=["H7"], up=True, back="red"))
     (c,) = new_objects(t, new)
     assert isinstance(c, Card)
-    assert (c.face, c.up, c.back, c.x, c.y, c.z, c.parent) == ("H7", True, "red", 10, 20,
-                                                                zmax + 1, None)
+    assert (c.face, c.up, c.back, c.x, c.y, c.z, c.parent) == (
+        "H7",
+        True,
+        "red",
+        10,
+        20,
+        zmax + 1,
+        None,
+    )
     assert ch.dirty == {c.id} and ch.log == "Ana added a card"
     refused(t, 0, O.Create(kind="card", faces=["H7", "H8"]), "invalid_move")
     refused(t, 0, O.Create(kind="card"), "invalid_move")
@@ -596,8 +628,9 @@ def test_create_a_standard_deck(t):
 
 
 def test_create_homemade_piles_and_zones(t):
-    new, ch = ok(t, 0, O.Create(kind="stack", faces=["Ace of cups", "Two of cups"], up=True,
-                                layout="row"))
+    new, ch = ok(
+        t, 0, O.Create(kind="stack", faces=["Ace of cups", "Two of cups"], up=True, layout="row")
+    )
     (pile,) = [o for o in new_objects(t, new) if isinstance(o, Stack)]
     assert pile.layout == "row" and len(visible_faces(new, None)) == 2
     assert ch.log == "Ana added a pile of 2 cards"
@@ -610,15 +643,26 @@ def test_create_homemade_piles_and_zones(t):
     assert ch.log == "Ana added a zone"
 
 
-@pytest.mark.parametrize(("op", "cls", "fields", "log"), [
-    (O.Create(kind="chips"), Chips, {"count": 10, "color": "red", "value": 1}, "chips"),
-    (O.Create(kind="chips", count=0, color="green", value=5, label="Pot"), Chips,
-     {"count": 0, "color": "green", "value": 5, "label": "Pot"}, "chips"),
-    (O.Create(kind="counter", value=-4, step=5, label="Pts"), Counter,
-     {"value": -4, "step": 5, "label": "Pts"}, "a counter"),
-    (O.Create(kind="die", sides=20), Die, {"sides": 20, "value": 1}, "a die"),
-    (O.Create(kind="label", text="Trumps"), Label, {"text": "Trumps"}, "a label"),
-])
+@pytest.mark.parametrize(
+    ("op", "cls", "fields", "log"),
+    [
+        (O.Create(kind="chips"), Chips, {"count": 10, "color": "red", "value": 1}, "chips"),
+        (
+            O.Create(kind="chips", count=0, color="green", value=5, label="Pot"),
+            Chips,
+            {"count": 0, "color": "green", "value": 5, "label": "Pot"},
+            "chips",
+        ),
+        (
+            O.Create(kind="counter", value=-4, step=5, label="Pts"),
+            Counter,
+            {"value": -4, "step": 5, "label": "Pts"},
+            "a counter",
+        ),
+        (O.Create(kind="die", sides=20), Die, {"sides": 20, "value": 1}, "a die"),
+        (O.Create(kind="label", text="Trumps"), Label, {"text": "Trumps"}, "a label"),
+    ],
+)
 def test_create_things(t, op, cls, fields, log):
     new, ch = ok(t, 2, op)
     (obj,) = new_objects(t, new)
@@ -628,8 +672,7 @@ def test_create_things(t, op, cls, fields, log):
 
 
 def test_create_limits(t):
-    refused(t, 0, O.Create(kind="deck", faces=["a", "b", "c", "d"]), "limit",
-            Limits(max_deck=3))
+    refused(t, 0, O.Create(kind="deck", faces=["a", "b", "c", "d"]), "limit", Limits(max_deck=3))
     room = len(t.objects)
     refused(t, 0, O.Create(kind="deck"), "limit", Limits(max_objects=room + 52))
     ok(t, 0, O.Create(kind="deck"), Limits(max_objects=room + 53))
@@ -769,13 +812,25 @@ def _one_of_each(t: Table) -> list[O.Op]:
     add_pile(t, "p", ["S1", "S2"])
     t.objects["b1"] = Button(id="b1", label="Shuffle", steps=[ShuffleStep(id="deck")])
     return [
-        O.Move(id=top, x=1, y=1), O.MoveMany(ids=[top], to="discard"), O.Flip(id=top),
-        O.Rotate(id="deck", rot=90), O.Background(value="navy"), O.Press(id="b1"),
-        O.Shuffle(id="deck"), O.Deal(id="deck", n=1), O.Take(id="deck"),
-        O.Split(id="deck", n=1, x=0, y=0), O.Merge(id="p", into="deck"),
-        O.ChipsMove(id="k1", to="k2", n=1), O.ChipsAdd(id="k1", n=1),
-        O.CounterSet(id="n1", value=1), O.Roll(id="d1"), O.Create(kind="die"),
-        O.Update(id="deck", label="x"), O.Delete(id="l1"), O.Undo(),
+        O.Move(id=top, x=1, y=1),
+        O.MoveMany(ids=[top], to="discard"),
+        O.Flip(id=top),
+        O.Rotate(id="deck", rot=90),
+        O.Background(value="navy"),
+        O.Press(id="b1"),
+        O.Shuffle(id="deck"),
+        O.Deal(id="deck", n=1),
+        O.Take(id="deck"),
+        O.Split(id="deck", n=1, x=0, y=0),
+        O.Merge(id="p", into="deck"),
+        O.ChipsMove(id="k1", to="k2", n=1),
+        O.ChipsAdd(id="k1", n=1),
+        O.CounterSet(id="n1", value=1),
+        O.Roll(id="d1"),
+        O.Create(kind="die"),
+        O.Update(id="deck", label="x"),
+        O.Delete(id="l1"),
+        O.Undo(),
     ]
 
 
@@ -799,14 +854,26 @@ def test_seated_players_can_do_each_of_them(t):
             ok(t, 0, op)
 
 
-@pytest.mark.parametrize("op", [
-    O.Move(id="nope", x=1, y=1), O.Flip(id="nope"), O.Rotate(id="nope", rot=1),
-    O.Shuffle(id="nope"), O.Deal(id="nope", n=1), O.Take(id="nope"),
-    O.Split(id="nope", n=1, x=0, y=0), O.Merge(id="nope", into="deck"),
-    O.ChipsMove(id="nope", to="k1", n=1), O.ChipsAdd(id="nope", n=1),
-    O.CounterSet(id="nope", value=1), O.Roll(id="nope"), O.Update(id="nope", locked=True),
-    O.Delete(id="nope"),
-], ids=lambda op: type(op).__name__)
+@pytest.mark.parametrize(
+    "op",
+    [
+        O.Move(id="nope", x=1, y=1),
+        O.Flip(id="nope"),
+        O.Rotate(id="nope", rot=1),
+        O.Shuffle(id="nope"),
+        O.Deal(id="nope", n=1),
+        O.Take(id="nope"),
+        O.Split(id="nope", n=1, x=0, y=0),
+        O.Merge(id="nope", into="deck"),
+        O.ChipsMove(id="nope", to="k1", n=1),
+        O.ChipsAdd(id="nope", n=1),
+        O.CounterSet(id="nope", value=1),
+        O.Roll(id="nope"),
+        O.Update(id="nope", locked=True),
+        O.Delete(id="nope"),
+    ],
+    ids=lambda op: type(op).__name__,
+)
 def test_unknown_ids(t, op):
     refused(t, 0, op, "unknown_object")
 
@@ -814,11 +881,17 @@ def test_unknown_ids(t, op):
 def _with_ov(t: Table, ov: int) -> list[O.Op]:
     top = deck(t).cards[-1]
     return [
-        O.Move(id="deck", to="discard", ov=ov), O.Move(id=top, x=1, y=1, ov=ov),
-        O.Flip(id="deck", ov=ov), O.Rotate(id="deck", rot=9, ov=ov),
-        O.Shuffle(id="deck", ov=ov), O.Deal(id="deck", n=1, ov=ov), O.Take(id="deck", ov=ov),
-        O.Split(id="deck", n=1, x=0, y=0, ov=ov), O.Merge(id="deck", into="discard", ov=ov),
-        O.Update(id="deck", label="x", ov=ov), O.Delete(id="deck", ov=ov),
+        O.Move(id="deck", to="discard", ov=ov),
+        O.Move(id=top, x=1, y=1, ov=ov),
+        O.Flip(id="deck", ov=ov),
+        O.Rotate(id="deck", rot=9, ov=ov),
+        O.Shuffle(id="deck", ov=ov),
+        O.Deal(id="deck", n=1, ov=ov),
+        O.Take(id="deck", ov=ov),
+        O.Split(id="deck", n=1, x=0, y=0, ov=ov),
+        O.Merge(id="deck", into="discard", ov=ov),
+        O.Update(id="deck", label="x", ov=ov),
+        O.Delete(id="deck", ov=ov),
     ]
 
 
@@ -837,8 +910,15 @@ def test_stale_ov_is_a_conflict(t):
 
 def test_versions_count_every_commit(t):
     cur = t
-    for i, op in enumerate([O.Roll(id="d1"), O.ChipsAdd(id="k1", n=1), O.Take(id="deck"),
-                            O.Flip(id="deck"), O.Shuffle(id="deck")]):
+    for i, op in enumerate(
+        [
+            O.Roll(id="d1"),
+            O.ChipsAdd(id="k1", n=1),
+            O.Take(id="deck"),
+            O.Flip(id="deck"),
+            O.Shuffle(id="deck"),
+        ]
+    ):
         cur, ch = ok(cur, 0, op)
         assert cur.version == i + 1
         assert all(cur.objects[o].v == i + 1 for o in ch.dirty)
@@ -856,14 +936,26 @@ def test_parse_op_accepts_each_operation(t):
         assert O.parse_op(payload) == op
 
 
-@pytest.mark.parametrize("payload", [
-    None, [], "move", {"op": "teleport", "id": "a"}, {"id": "a"},
-    {"op": "move", "id": "a", "x": math.nan, "y": 1}, {"op": "move", "id": "a", "x": math.inf},
-    {"op": "move", "id": "a", "speed": 3}, {"op": "move", "id": "a b"}, {"op": "move", "id": ""},
-    {"op": "move", "id": "a" * 41}, {"op": "deal", "id": "deck", "n": 0},
-    {"op": "create", "kind": "label", "text": "x" * 201}, {"op": "flip", "id": 7},
-    {"op": "deal", "id": "deck", "n": 1, "seats": [16]},
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        None,
+        [],
+        "move",
+        {"op": "teleport", "id": "a"},
+        {"id": "a"},
+        {"op": "move", "id": "a", "x": math.nan, "y": 1},
+        {"op": "move", "id": "a", "x": math.inf},
+        {"op": "move", "id": "a", "speed": 3},
+        {"op": "move", "id": "a b"},
+        {"op": "move", "id": ""},
+        {"op": "move", "id": "a" * 41},
+        {"op": "deal", "id": "deck", "n": 0},
+        {"op": "create", "kind": "label", "text": "x" * 201},
+        {"op": "flip", "id": 7},
+        {"op": "deal", "id": "deck", "n": 1, "seats": [16]},
+    ],
+)
 def test_parse_op_rejects_bad_payloads(payload):
     with pytest.raises(CardtableError) as info:
         O.parse_op(payload)

@@ -88,8 +88,9 @@ def in_reach(t: Table, c: Card) -> bool:
     if c.parent is None:
         return True
     p = t.objects[c.parent]
-    return isinstance(p, Hand) or (isinstance(p, Stack) and (
-        p.layout == "row" or p.cards[-1] == c.id))
+    return isinstance(p, Hand) or (
+        isinstance(p, Stack) and (p.layout == "row" or p.cards[-1] == c.id)
+    )
 
 
 def draw_op(data: st.DataObject, t: Table, recent: list[str]) -> O.Op:
@@ -103,7 +104,8 @@ def draw_op(data: st.DataObject, t: Table, recent: list[str]) -> O.Op:
     stacks = [o.id for o in objs if isinstance(o, Stack)]
     reachable = [o.id for o in objs if isinstance(o, Card) and in_reach(t, o)]
     dests = [o.id for o in objs if isinstance(o, Stack | Hand)] + [
-        o.id for o in objs if isinstance(o, Card) and o.parent is None]
+        o.id for o in objs if isinstance(o, Card) and o.parent is None
+    ]
 
     def pick(*pools: list[str], label: str = "id") -> str:
         """Usually one of the given kinds (each kind equally likely), sometimes any id."""
@@ -123,19 +125,46 @@ def draw_op(data: st.DataObject, t: Table, recent: list[str]) -> O.Op:
 
     xy = st.integers(0, 1600).map(float)
     up = st.sampled_from([None, True, False])
-    kind = data.draw(st.sampled_from([
-        "move_xy", "move_xy", "move_to", "move_to", "move_to", "flip", "rotate", "shuffle",
-        "deal", "take", "split", "merge", "chips_move", "chips_add", "counter", "roll", "create",
-        "update", "delete", "undo", "undo",
-    ]), label="kind")
+    kind = data.draw(
+        st.sampled_from(
+            [
+                "move_xy",
+                "move_xy",
+                "move_to",
+                "move_to",
+                "move_to",
+                "flip",
+                "rotate",
+                "shuffle",
+                "deal",
+                "take",
+                "split",
+                "merge",
+                "chips_move",
+                "chips_add",
+                "counter",
+                "roll",
+                "create",
+                "update",
+                "delete",
+                "undo",
+                "undo",
+            ]
+        ),
+        label="kind",
+    )
     if kind == "move_xy":
         oid = pick(reachable, stacks, things)
         return O.Move(id=oid, x=data.draw(xy), y=data.draw(xy), up=data.draw(up), ov=ov(oid))
     if kind == "move_to":
         oid = pick(reachable, stacks)
-        return O.Move(id=oid, to=pick(dests, label="to"),
-                      index=data.draw(st.sampled_from([None, -1, 0, 1, 2, 50])),
-                      up=data.draw(up), ov=ov(oid))
+        return O.Move(
+            id=oid,
+            to=pick(dests, label="to"),
+            index=data.draw(st.sampled_from([None, -1, 0, 1, 2, 50])),
+            up=data.draw(up),
+            ov=ov(oid),
+        )
     if kind == "flip":
         oid = pick(reachable, stacks)
         return O.Flip(id=oid, ov=ov(oid))
@@ -154,35 +183,57 @@ def draw_op(data: st.DataObject, t: Table, recent: list[str]) -> O.Op:
         return O.Take(id=oid, n=data.draw(st.integers(1, 4)), ov=ov(oid))
     if kind == "split":
         oid = pick(stacks)
-        return O.Split(id=oid, n=data.draw(st.integers(1, 8)), x=data.draw(xy),
-                       y=data.draw(xy), ov=ov(oid))
+        return O.Split(
+            id=oid, n=data.draw(st.integers(1, 8)), x=data.draw(xy), y=data.draw(xy), ov=ov(oid)
+        )
     if kind == "merge":
         oid = pick(stacks)
         return O.Merge(id=oid, into=pick(stacks, label="into"), ov=ov(oid))
     if kind == "chips_move":
-        return O.ChipsMove(id=pick(of(Chips)), to=pick(of(Chips), label="to"),
-                           n=data.draw(st.integers(1, 25)))
+        return O.ChipsMove(
+            id=pick(of(Chips)), to=pick(of(Chips), label="to"), n=data.draw(st.integers(1, 25))
+        )
     if kind == "chips_add":
         return O.ChipsAdd(id=pick(of(Chips)), n=data.draw(st.integers(-25, 25)))
     if kind == "counter":
-        value, delta = data.draw(st.sampled_from([(5, None), (None, -3), (None, 2), (1, 1),
-                                                  (None, None)]))
+        value, delta = data.draw(
+            st.sampled_from([(5, None), (None, -3), (None, 2), (1, 1), (None, None)])
+        )
         return O.CounterSet(id=pick(of(Counter)), value=value, delta=delta)
     if kind == "roll":
         return O.Roll(id=pick(of(Die)))
     if kind == "create":
-        what = data.draw(st.sampled_from(["card", "card", "deck", "stack", "zone", "chips",
-                                          "counter", "die", "label"]))
+        what = data.draw(
+            st.sampled_from(
+                ["card", "card", "deck", "stack", "zone", "chips", "counter", "die", "label"]
+            )
+        )
         faces = data.draw(st.one_of(st.none(), st.lists(st.sampled_from(FACES), max_size=3)))
-        return O.Create(kind=what, x=data.draw(xy), y=data.draw(xy), faces=faces,
-                        up=data.draw(st.booleans()),
-                        layout=data.draw(st.sampled_from([None, "row"])))
+        return O.Create(
+            kind=what,
+            x=data.draw(xy),
+            y=data.draw(xy),
+            faces=faces,
+            up=data.draw(st.booleans()),
+            layout=data.draw(st.sampled_from([None, "row"])),
+        )
     if kind == "update":
         oid = pick(reachable, stacks, things)
-        field: dict[str, Any] = data.draw(st.sampled_from([
-            {"layout": "row"}, {"layout": "pile"}, {"locked": True}, {"locked": False},
-            {"label": "Zone"}, {"sides": 3}, {}, {"text": "hi"}, {"step": 2},
-        ]))
+        field: dict[str, Any] = data.draw(
+            st.sampled_from(
+                [
+                    {"layout": "row"},
+                    {"layout": "pile"},
+                    {"locked": True},
+                    {"locked": False},
+                    {"label": "Zone"},
+                    {"sides": 3},
+                    {},
+                    {"text": "hi"},
+                    {"step": 2},
+                ]
+            )
+        )
         return O.Update(id=oid, ov=ov(oid), **field)
     if kind == "delete":
         oid = pick(reachable, stacks, things)
@@ -194,14 +245,16 @@ def expected_faces(before: Table, after: Table, op: O.Op, removed: set[str]) -> 
     """The face multiset an accepted ``op`` must leave."""
     out = face_multiset(before)
     if isinstance(op, O.Create) and op.kind in ("card", "deck", "stack", "zone"):
-        faces = op.faces if op.faces is not None else (
-            STANDARD_FACES if op.kind == "deck" else [])
+        faces = op.faces if op.faces is not None else (STANDARD_FACES if op.kind == "deck" else [])
         out.update(faces)
     elif isinstance(op, O.Delete | O.Undo):
         gone = [before.objects[i].face for i in removed if isinstance(before.objects[i], Card)]
         out.subtract(gone)
-        made = [o.face for o in after.objects.values()
-                if isinstance(o, Card) and o.id not in before.objects]
+        made = [
+            o.face
+            for o in after.objects.values()
+            if isinstance(o, Card) and o.id not in before.objects
+        ]
         out.update(made)
     return +out
 
@@ -231,10 +284,17 @@ class TableMachine(RuleBasedStateMachine):
         """Someone at once deletes, moves, flips or takes what the last operation touched."""
         seat = data.draw(st.sampled_from([0, 1, 2, 3]), label="seat")
         oid = data.draw(st.sampled_from(self.recent), label="id")
-        make = data.draw(st.sampled_from([
-            lambda: O.Delete(id=oid), lambda: O.Move(id=oid, x=1.0, y=1.0),
-            lambda: O.Flip(id=oid), lambda: O.Take(id=oid),
-        ]), label="op")
+        make = data.draw(
+            st.sampled_from(
+                [
+                    lambda: O.Delete(id=oid),
+                    lambda: O.Move(id=oid, x=1.0, y=1.0),
+                    lambda: O.Flip(id=oid),
+                    lambda: O.Take(id=oid),
+                ]
+            ),
+            label="op",
+        )
         self.attempt(seat, make())
 
     @precondition(lambda self: bool(self.table.undo))
@@ -331,7 +391,10 @@ class TableMachine(RuleBasedStateMachine):
 
 
 TableMachine.TestCase.settings = settings(
-    max_examples=100, stateful_step_count=30, deadline=None, report_multiple_bugs=False,
+    max_examples=100,
+    stateful_step_count=30,
+    deadline=None,
+    report_multiple_bugs=False,
     phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -92,8 +92,9 @@ def _positions(runs: int, face: str) -> tuple[Multiset[int], Multiset[str], floa
         faces = [card(t, c).face for c in deck(t).cards]
         where[faces.index(face)] += 1
         tops[faces[-1]] += 1
-    assert sorted(o.face for o in t.objects.values() if isinstance(o, Card)) \
-        == sorted(STANDARD_FACES)
+    assert sorted(o.face for o in t.objects.values() if isinstance(o, Card)) == sorted(
+        STANDARD_FACES
+    )
     return where, tops, time.perf_counter() - start
 
 

@@ -168,11 +168,35 @@ def _delete_pile(t: Table) -> O.Op:
 
 
 UNDOABLE: list[Setup] = [
-    _loose, _top_to_table, _play_face_up, _card_on_card, _card_into_pile_middle, _reorder_hand,
-    _move_pile, _pile_to_hand, _pile_on_pile, _flip_up, _flip_pile, _rotate_card, _rotate_pile,
-    _take, _move_many, _background, _split, _merge, _chips_move, _chips_add, _counter,
-    _create_deck, _create_die,
-    _update_pile, _update_layout, _update_die, _delete_card, _delete_top_of_pile, _delete_pile,
+    _loose,
+    _top_to_table,
+    _play_face_up,
+    _card_on_card,
+    _card_into_pile_middle,
+    _reorder_hand,
+    _move_pile,
+    _pile_to_hand,
+    _pile_on_pile,
+    _flip_up,
+    _flip_pile,
+    _rotate_card,
+    _rotate_pile,
+    _take,
+    _move_many,
+    _background,
+    _split,
+    _merge,
+    _chips_move,
+    _chips_add,
+    _counter,
+    _create_deck,
+    _create_die,
+    _update_pile,
+    _update_layout,
+    _update_die,
+    _delete_card,
+    _delete_top_of_pile,
+    _delete_pile,
 ]
 
 
@@ -272,8 +296,11 @@ def test_undo_refused_when_it_would_reveal_a_hidden_card(t):
     refused(covered, 0, O.Undo(), "undo_refused")
 
 
-@pytest.mark.parametrize("op", [O.Shuffle(id="deck"), O.Deal(id="deck", n=2), O.Roll(id="d1")],
-                         ids=lambda op: type(op).__name__)
+@pytest.mark.parametrize(
+    "op",
+    [O.Shuffle(id="deck"), O.Deal(id="deck", n=2), O.Roll(id="d1")],
+    ids=lambda op: type(op).__name__,
+)
 def test_shuffle_deal_and_roll_cannot_be_undone(t, op):
     refused(t, 0, O.Undo(), "nothing_to_undo")
     add_card(t, "a", "H1")

@@ -96,14 +96,25 @@ def test_views_differ_only_in_faces_and_other_seats_hands(t):
     for seat in ALL_VIEWS:
         snap = snapshot(t, seat)
         assert (snap["code"], snap["v"], snap["seats"], snap["template"], snap["game"]) == (
-            "ABCDEFGH", t.version, 4, "standard", None)
+            "ABCDEFGH",
+            t.version,
+            4,
+            "standard",
+            None,
+        )
         assert {p["id"]: p["seat"] for p in snap["players"]} == {
-            "p0": 0, "p1": 1, "p2": 2, "p3": 3, "p9": None}
+            "p0": 0,
+            "p1": 1,
+            "p2": 2,
+            "p3": 3,
+            "p9": None,
+        }
         objs = {o["id"]: o for o in snap["objects"]}
         hidden = {cid for s, cid in ((0, "a"), (2, "c")) if s != seat}
         assert set(objs) == set(t.objects) - hidden
         assert {i: bare(o) for i, o in objs.items()} == {
-            i: o for i, o in base.items() if i not in hidden}
+            i: o for i, o in base.items() if i not in hidden
+        }
         for oid, o in objs.items():
             assert o["t"] == type(t.objects[oid]).__name__.lower()
             assert o["v"] == t.objects[oid].v
