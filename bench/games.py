@@ -45,7 +45,7 @@ import socketio
 from bench import use_uvloop
 from bench.report import cpu_ticks
 from bench.targets import Launch
-from server.game_patch import apply_patch
+from server.game.patch import apply_patch
 
 TICK_MS = 10.0  # CLK_TCK is 100 on Linux
 ENDS = {"deal_over", "hand_over", "game_over"}

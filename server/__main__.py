@@ -8,8 +8,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from server.addresses import Network, parse_network
 from server.config import Config
+from server.net.addresses import Network, parse_network
 
 
 def _network(text: str) -> Network:
@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         pass
     from server.app import create_app
-    from server.transport import serve
+    from server.net.transport import serve
 
     serve(create_app(cfg), cfg.host, cfg.port, lambda m: print(m, flush=True))
     return 0

@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator
 import socketio
 from aiohttp import web
 
-from server import wire
 from server.config import Config
-from server.http import (
+from server.net import wire
+from server.net.http import (
     CONFIG_KEY,
     ROOMS_KEY,
     add_routes,
@@ -20,10 +20,10 @@ from server.http import (
     security_headers,
     wrong_method,
 )
-from server.messages import CLIENT_EVENTS
-from server.rooms import RoomService
-from server.sio import GuardedServer
-from server.sockets import SocketHandlers
+from server.net.messages import CLIENT_EVENTS
+from server.net.sio import GuardedServer
+from server.net.sockets import SocketHandlers
+from server.room.service import RoomService
 from server.store.embedded import EmbeddedRedis
 from server.store.redis_store import RedisStore
 

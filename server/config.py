@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from server.addresses import Network, parse_networks
+from server.net.addresses import Network, parse_networks
 from server.table.apply import Limits
 
 ROOT = Path(__file__).resolve().parent.parent

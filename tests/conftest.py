@@ -19,9 +19,9 @@ from aiohttp import web
 from server.app import create_app
 from server.client import TableClient
 from server.config import Config
+from server.net.transport import Runner
 from server.store.embedded import EmbeddedRedis, free_port
 from server.store.redis_store import RedisStore
-from server.transport import Runner
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 

@@ -18,8 +18,8 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from plugins.registry import GAMES
-from server import games
 from server.errors import BAD_REQUEST, FORBIDDEN, CardtableError
+from server.game import rules as games
 from server.social.keys import (
     CHALLENGE_EXPIRED,
     DUE,

@@ -14,8 +14,8 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from server.errors import BAD_REQUEST, CardtableError
-from server.limits import RateLimited, SlidingLimiter, Window, wait_words
-from server.messages import (
+from server.net.limits import RateLimited, SlidingLimiter, Window, wait_words
+from server.net.messages import (
     Challenge,
     ChallengeAnswer,
     ChallengeCancel,
@@ -27,7 +27,7 @@ from server.messages import (
     Relation,
     parse,
 )
-from server.rooms import ALL, Commit, Joined, RoomService
+from server.room.service import ALL, Commit, Joined, RoomService
 from server.social.challenges import Challenges, check_target
 from server.social.chat import RATE, ChatLog, clean_text
 from server.social.guard import require_identity
@@ -47,7 +47,7 @@ from server.social.relations import Relations
 if TYPE_CHECKING:
     import redis.asyncio as aioredis
 
-    from server.sockets import Session, SocketHandlers
+    from server.net.sockets import Session, SocketHandlers
 
 log = logging.getLogger("cardtable.social")
 CHALLENGES_PER_MINUTE = 10

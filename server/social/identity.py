@@ -10,7 +10,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from server.errors import BAD_REQUEST, CardtableError
-from server.players import clean_name
+from server.room.players import clean_name
 from server.social.keys import BAD_IDENTITY, call, identity_key
 
 IDENTITY_TTL = 400 * 24 * 3600  # an identity unused this long is forgotten

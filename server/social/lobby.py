@@ -15,7 +15,7 @@ import redis.asyncio as aioredis
 
 from plugins.registry import GAMES
 from server.errors import CardtableError
-from server.rooms import RoomService
+from server.room.service import RoomService
 from server.social.keys import (
     NAMES,
     ONLINE,

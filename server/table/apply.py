@@ -18,7 +18,6 @@ from typing import Any
 
 import msgspec
 
-from server.decks import faces_of
 from server.errors import (
     CONFLICT,
     FORBIDDEN,
@@ -31,6 +30,7 @@ from server.errors import (
     CardtableError,
 )
 from server.table import ops as O
+from server.table.decks import faces_of
 from server.table.objects import (
     BOARD_ID,
     TABLE_W,
@@ -807,7 +807,7 @@ def _background(ctx: _Ctx, actor: Actor, op: O.Background, limits: Limits) -> st
 
 
 def _press(ctx: _Ctx, actor: Actor, op: O.Press, limits: Limits) -> str:
-    from server.buttons import press  # the executor builds on this module's helpers
+    from server.table.buttons import press  # the executor builds on this module's helpers
 
     return press(ctx, actor, op, limits)
 

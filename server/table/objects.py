@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from server.steps import Step
+from server.table.steps import Step
 
 TABLE_W = 1600.0
 TABLE_H = 1000.0
@@ -157,7 +157,7 @@ class UndoEntry(msgspec.Struct, kw_only=True):
 
 
 class GameSlot(msgspec.Struct, kw_only=True, dict=True):
-    """The rule game a room plays (:mod:`server.games`), as stored with the room.
+    """The rule game a room plays (:mod:`server.game.rules`), as stored with the room.
 
     ``name`` and ``options`` (resolved), ``fill`` (the server plays empty or away seats),
     ``state`` (the engine's dump; ``None`` while players sit down), ``seats`` (engine player
@@ -165,7 +165,7 @@ class GameSlot(msgspec.Struct, kw_only=True, dict=True):
     and ``markers`` (ids the projection owns), ``deadline`` (when the engine's scheduled action
     is due, epoch seconds) and ``delay`` (its length). Rooms stored before it was a struct held
     the same keys in a map, which decodes to it. The process keeps the decoded engine state
-    beside it (an attribute that is not stored: :func:`server.games.session`)."""
+    beside it (an attribute that is not stored: :func:`server.game.rules.session`)."""
 
     name: str
     options: dict[str, Any] = msgspec.field(default_factory=dict)

@@ -11,9 +11,9 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from server.decks import CardSpec, Look
 from server.errors import BAD_REQUEST, CardtableError
-from server.steps import Steps
+from server.table.decks import CardSpec, Look
+from server.table.steps import Steps
 
 Id = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 Coord = Annotated[float, msgspec.Meta(ge=-10000.0, le=10000.0)]

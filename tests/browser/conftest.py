@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from server.codes import pretty
+from server.room.codes import pretty
 from tests.conftest import RunningServer, make_config, skip_or_fail, start_server
 
 CHROMIUM = "/usr/bin/chromium"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from server.http import ROOMS_KEY
+from server.net.http import ROOMS_KEY
 from tests.browser.conftest import BROWSER_TESTS, create_and_join, dump, settled, shot, wait_js
 
 pytestmark = BROWSER_TESTS

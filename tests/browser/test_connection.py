@@ -4,7 +4,7 @@ giving up and rejoining, being removed, and the room disappearing."""
 from __future__ import annotations
 
 from server.app import HANDLERS_KEY
-from server.http import ROOMS_KEY
+from server.net.http import ROOMS_KEY
 from server.store.redis_store import log_key, room_key
 from tests.browser.conftest import (
     BROWSER_TESTS,

@@ -17,7 +17,7 @@ from plugins.gin_rummy.bot import choose_action
 from plugins.gin_rummy.rules import ENGINE
 from plugins.melds import deadwood_points
 from plugins.registry import GAMES
-from server.http import ROOMS_KEY
+from server.net.http import ROOMS_KEY
 from tests.browser.conftest import (
     BROWSER_TESTS,
     center,

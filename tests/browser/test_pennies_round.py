@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from plugins.pennies.rules import ENGINE, PenniesState, card_points, full_deck
-from server.http import ROOMS_KEY
+from server.net.http import ROOMS_KEY
 from tests.browser.conftest import (
     BROWSER_TESTS,
     center,

@@ -9,7 +9,7 @@ from typing import Any
 
 from plugins.gin_rummy.bot import choose_action
 from plugins.gin_rummy.rules import ENGINE as GIN
-from server.http import ROOMS_KEY
+from server.net.http import ROOMS_KEY
 from tests.browser.conftest import (
     BROWSER_TESTS,
     dump,

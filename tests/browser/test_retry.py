@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from server.http import ROOMS_KEY
+from server.net.http import ROOMS_KEY
 from server.table.objects import Counter
 from tests.browser.conftest import BROWSER_TESTS, Pages, enter_room, settled, shot, wait_js
 from tests.conftest import make_config, start_server

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from server.http import ROOMS_KEY
+from server.net.http import ROOMS_KEY
 from tests.browser.conftest import (
     BROWSER_TESTS,
     center,

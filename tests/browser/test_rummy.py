@@ -11,7 +11,7 @@ from typing import Any
 
 from plugins.registry import GAMES
 from plugins.rummy.rules import ENGINE
-from server.http import ROOMS_KEY
+from server.net.http import ROOMS_KEY
 from tests.browser.conftest import (
     BROWSER_TESTS,
     center,

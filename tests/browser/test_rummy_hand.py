@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from plugins.rummy.rules import ENGINE, hand_points
-from server.http import ROOMS_KEY
+from server.net.http import ROOMS_KEY
 from tests.browser.conftest import (
     BROWSER_TESTS,
     center,

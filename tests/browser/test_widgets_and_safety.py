@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.codes import pretty
+from server.room.codes import pretty
 from tests.browser.conftest import (
     BROWSER_TESTS,
     create_and_join,

@@ -169,7 +169,7 @@ async def test_a_disconnect_while_the_store_is_down_logs_no_traceback_and_catche
 
 async def test_a_process_forgets_a_room_its_last_connection_left(quick_server):
     from server.app import HANDLERS_KEY
-    from server.http import ROOMS_KEY
+    from server.net.http import ROOMS_KEY
 
     code = await new_room(quick_server)
     a = await quick_server.client()

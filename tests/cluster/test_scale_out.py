@@ -8,7 +8,7 @@ import random
 import pytest
 
 from server.client import OpFailed, TableClient
-from server.rooms import RoomService
+from server.room.service import RoomService
 from server.store.redis_store import RedisStore
 from server.table.view import snapshot
 from tests.cluster.procs import ServerProcess, create_room, health

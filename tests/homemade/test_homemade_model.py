@@ -10,14 +10,14 @@ import random
 
 import pytest
 
-from server.decks import parse_csv, parse_list, read_face
 from server.errors import CardtableError
-from server.gamefile import build_table, export_game, load_game
-from server.library import entry, names
-from server.reducer import Env, Host, TableOp, reduce
-from server.steps import ChipsStep, CounterStep, DealStep, Gather, ShuffleStep
+from server.homemade.gamefile import build_table, export_game, load_game
+from server.homemade.library import entry, names
+from server.room.reducer import Env, Host, TableOp, reduce
 from server.table import ops as O
+from server.table.decks import parse_csv, parse_list, read_face
 from server.table.objects import Button, Card, Stack, Table, decode_table, encode_table
+from server.table.steps import ChipsStep, CounterStep, DealStep, Gather, ShuffleStep
 from server.table.view import snapshot, visible_faces
 from tests.table.helpers import add_misc, seated_table
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import aiohttp
 
-from server.http import ROOMS_KEY
+from server.net.http import ROOMS_KEY
 from server.store.redis_store import image_key, room_key
 from tests.conftest import make_config, start_server
 

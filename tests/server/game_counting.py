@@ -23,9 +23,9 @@ import msgspec
 
 from plugins.game import Game
 from plugins.registry import GAMES, registered
-from server.players import hash_token
-from server.reducer import Auto, Env, GameCommand, Host, Join, SetUpGame, reduce
-from server.rooms import build_deltas
+from server.room.players import hash_token
+from server.room.reducer import Auto, Env, GameCommand, Host, Join, SetUpGame, reduce
+from server.room.service import build_deltas
 from server.table.objects import Table
 from server.table.templates import new_table
 
@@ -106,7 +106,7 @@ def play(
     for each of the person's commits and for each of the server's own."""
     person: list[Counter[str]] = []
     server: list[Counter[str]] = []
-    from server import games
+    from server.game import rules as games
 
     for _ in range(20 * moves):
         if len(person) >= moves:

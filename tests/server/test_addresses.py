@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.addresses import client_address, limit_key, parse_network, parse_networks
+from server.net.addresses import client_address, limit_key, parse_network, parse_networks
 
 PROXIES = parse_networks(["10.0.0.0/8, 192.168.1.1", "2001:db8:ffff::/48"])
 

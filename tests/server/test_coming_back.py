@@ -14,8 +14,8 @@ import pytest
 
 from server.app import HANDLERS_KEY
 from server.client import OpFailed, TableClient
-from server.http import ROOMS_KEY
-from server.rooms import RoomService
+from server.net.http import ROOMS_KEY
+from server.room.service import RoomService
 from tests.conftest import new_room
 from tests.server.helpers import server_table
 from tests.social.helpers import social_client

@@ -11,9 +11,9 @@ from collections import Counter
 import pytest
 
 from plugins.registry import GAMES
-from server import games
-from server.players import hash_token
-from server.reducer import Auto, Env, GameCommand, GameState, Host, Join, SetUpGame, reduce
+from server.game import rules as games
+from server.room.players import hash_token
+from server.room.reducer import Auto, Env, GameCommand, GameState, Host, Join, SetUpGame, reduce
 from server.table.objects import Card, Hand, Table
 from server.table.templates import new_table
 from server.table.view import snapshot

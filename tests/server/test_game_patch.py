@@ -1,4 +1,4 @@
-"""The game view sent as a patch (server/game_patch.py): over self-play of every registered game
+"""The game view sent as a patch (server/game/patch.py): over self-play of every registered game
 through the reducer and ``build_deltas`` (the room service's steps, no sockets), each view's
 game view followed delta by delta - whole views and patches applied in order - is always the
 view the server would build now; patches are only made against views this process sent at the
@@ -20,10 +20,11 @@ import msgspec
 import pytest
 
 from plugins.registry import GAMES
-from server import game_session, games
-from server.game_patch import apply_patch, diff
-from server.reducer import Auto, Env, GameCommand, reduce
-from server.rooms import build_deltas, view_key
+from server.game import rules as games
+from server.game import session as game_session
+from server.game.patch import apply_patch, diff
+from server.room.reducer import Auto, Env, GameCommand, reduce
+from server.room.service import build_deltas, view_key
 from server.table.objects import decode_table, encode_table
 from tests.server.game_counting import seated_room, slot
 

@@ -14,11 +14,11 @@ import msgspec
 import pytest
 
 from plugins.registry import GAMES
-from server import games
 from server.errors import CardtableError
-from server.players import hash_token
-from server.reducer import Auto, Edit, Env, GameCommand, Host, Join, Rename, SetUpGame, reduce
-from server.rooms import RoomService, build_deltas
+from server.game import rules as games
+from server.room.players import hash_token
+from server.room.reducer import Auto, Edit, Env, GameCommand, Host, Join, Rename, SetUpGame, reduce
+from server.room.service import RoomService, build_deltas
 from server.store.redis_store import RedisStore
 from server.table.objects import Card, GameSlot, Hand, Stack, Table, decode_table, encode_table
 from server.table.templates import new_table

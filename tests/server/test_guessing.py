@@ -15,12 +15,12 @@ from collections.abc import AsyncIterator
 import aiohttp
 import pytest
 
-from server import codes
-from server.addresses import parse_network
 from server.config import Config
 from server.errors import CardtableError
-from server.http import ROOMS_KEY
-from server.rooms import RoomService
+from server.net.addresses import parse_network
+from server.net.http import ROOMS_KEY
+from server.room import codes
+from server.room.service import RoomService
 from server.store.embedded import EmbeddedRedis
 from server.store.redis_store import RedisStore
 from server.table.objects import encode_table

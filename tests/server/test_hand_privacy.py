@@ -17,10 +17,10 @@ import pytest
 
 from plugins.gin_rummy.bot import choose_action
 from plugins.gin_rummy.rules import ENGINE
-from server import codes
 from server.client import OpFailed, TableClient
-from server.games import start_with
-from server.http import ROOMS_KEY
+from server.game.rules import start_with
+from server.net.http import ROOMS_KEY
+from server.room import codes
 from server.table.apply import stamp
 from server.table.objects import Card, Hand, Stack, Table, encode_table
 from server.table.templates import new_table

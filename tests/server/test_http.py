@@ -5,8 +5,8 @@ from __future__ import annotations
 import aiohttp
 import pytest
 
-from server import codes
 from server.client import OpFailed
+from server.room import codes
 from server.table.objects import Card
 from tests.conftest import new_room
 from tests.server.helpers import server_table

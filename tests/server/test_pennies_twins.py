@@ -22,8 +22,8 @@ from msgspec.structs import replace
 from plugins.pennies.rules import ENGINE, PenniesState
 from plugins.registry import get
 from plugins.simulate import drive, random_legal
-from server import games
-from server.http import ROOMS_KEY
+from server.game import rules as games
+from server.net.http import ROOMS_KEY
 from server.table.objects import Card, Hand, Stack, Table
 from server.table.templates import new_table
 from server.table.view import card_visible

@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 
 from server.client import TableClient
-from server.http import ROOMS_KEY
+from server.net.http import ROOMS_KEY
 from server.table.objects import Card, Stack, Table
 from tests.server.helpers import game_after, server_table
 

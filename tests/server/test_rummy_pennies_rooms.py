@@ -16,7 +16,7 @@ from msgspec.structs import replace
 from plugins.pennies.chart import default_chart
 from plugins.pennies.rules import ENGINE
 from server.client import OpFailed, TableClient
-from server.http import ROOMS_KEY
+from server.net.http import ROOMS_KEY
 from tests.conftest import make_config, start_server
 from tests.plugins.test_pennies_rules import deal, ok
 from tests.server.helpers import game_after, server_table

@@ -10,12 +10,12 @@ from typing import Any
 
 from plugins.gin_rummy.bot import choose_action
 from plugins.gin_rummy.rules import ENGINE
-from server import games
 from server.app import HANDLERS_KEY
-from server.http import ROOMS_KEY
-from server.players import hash_token
-from server.reducer import Auto, Env, GameCommand, Host, Join, SetUpGame, reduce
-from server.rooms import RoomService
+from server.game import rules as games
+from server.net.http import ROOMS_KEY
+from server.room.players import hash_token
+from server.room.reducer import Auto, Env, GameCommand, Host, Join, SetUpGame, reduce
+from server.room.service import RoomService
 from server.table.objects import Table
 from server.table.templates import new_table
 from tests.conftest import make_config, start_server
@@ -89,7 +89,7 @@ def test_a_hand_over_that_only_a_person_deals_on_wants_no_server_move() -> None:
         player = ENGINE.to_act(state)[0]
         state = ENGINE.apply(state, player, choose_action(ENGINE, state, player, rng))
     assert ENGINE.to_act(state) == [0, 1]  # the computer could deal on, but never does
-    from server.reducer import GameState
+    from server.room.reducer import GameState
 
     reduce(table, GameState(ENGINE.dump(state)), env)
     assert table.bot_due is None and games.next_wake(table) is None

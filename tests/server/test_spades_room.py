@@ -13,7 +13,7 @@ import aiohttp
 
 from plugins.spades.rules import ENGINE, SpadesState, stack_deck
 from server.client import OpFailed, TableClient
-from server.http import ROOMS_KEY
+from server.net.http import ROOMS_KEY
 from tests.conftest import RunningServer, make_config, start_server
 from tests.server.helpers import server_table
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import aiohttp
 
-from server.messages import CLIENT_EVENTS
+from server.net.messages import CLIENT_EVENTS
 from tests.cluster.procs import ServerProcess
 from tests.conftest import RunningServer, new_room
 from tests.server.helpers import server_table
@@ -369,7 +369,7 @@ async def wrong_methods_on_every_route(server: RunningServer) -> None:
     async with aiohttp.ClientSession() as http:
         for path, methods in routes.items():
             allowed = methods | ({"HEAD"} if "GET" in methods else set())
-            if path == "/socket.io/":  # Engine.IO takes no HEAD (server/eio.py)
+            if path == "/socket.io/":  # Engine.IO takes no HEAD (server/net/eio.py)
                 allowed = {"GET", "POST", "OPTIONS"}
             for method in ("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"):
                 async with http.request(method, f"{server.url}{path}", data=b"") as r:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from server.client import OpFailed
-from server.http import CONFIG_KEY
+from server.net.http import CONFIG_KEY
 from tests.conftest import new_room
 from tests.server.helpers import server_table
 from tests.social.helpers import SocialClient

@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from server.client import OpFailed
-from server.http import ROOMS_KEY
+from server.net.http import ROOMS_KEY
 from server.social.keys import NAMES, ONLINE, identity_key, sockets_key
 from server.social.lobby import PAGE, name_entry
 from tests.conftest import new_room

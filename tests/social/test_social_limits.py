@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.addresses import parse_networks
 from server.client import OpFailed
+from server.net.addresses import parse_networks
 from tests.conftest import make_config, new_room, start_server
 from tests.social.helpers import SocialClient, social_client
 

@@ -13,7 +13,7 @@ import signal
 import pytest
 
 from server.errors import CardtableError
-from server.rooms import RoomService
+from server.room.service import RoomService
 from server.store.embedded import EmbeddedRedis
 from server.store.redis_store import (
     RedisStore,

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from server.errors import CardtableError
-from server.rooms import RoomService
+from server.room.service import RoomService
 from server.store.redis_store import RedisStore
 from server.table.ops import parse_op
 from tests.server.helpers import check_table_invariants
@@ -112,7 +112,7 @@ def test_retries_back_off_with_growing_jittered_pauses():
     """The pause between retries comes from the injected rng, under a cap that grows."""
     import random
 
-    from server.rooms import backoff
+    from server.room.service import backoff
 
     a = [backoff(n, random.Random(7)) for n in range(1, 12)]
     b = [backoff(n, random.Random(7)) for n in range(1, 12)]

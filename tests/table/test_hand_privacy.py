@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from server.rooms import ALL, build_deltas
+from server.room.service import ALL, build_deltas
 from server.table import ops as O
 from server.table.apply import Change
 from server.table.objects import Card, Table

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from server.reducer import Env, TableOp, reduce
+from server.room.reducer import Env, TableOp, reduce
 from server.table import ops as O
 from server.table.view import snapshot
 from tests.table.helpers import seated_table

@@ -13,10 +13,10 @@ import msgspec
 import pytest
 
 from server.errors import CardtableError
-from server.steps import ShuffleStep
 from server.table import ops as O
 from server.table.apply import STANDARD_FACES, Limits
 from server.table.objects import Button, Card, Chips, Counter, Die, Label, Stack, Table
+from server.table.steps import ShuffleStep
 from server.table.view import visible_faces
 from tests.table.helpers import (
     add_card,

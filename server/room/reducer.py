@@ -2,9 +2,10 @@
 
 Table operations, joins, seats, names, presence, host actions, game commands and the server's
 own timed moves are all intents; each is handled by the module that owns it (the table model,
-:mod:`server.players`, :mod:`server.presence`, :mod:`server.host`, :mod:`server.games`), which
-changes the private copy of the table it is given and returns a :class:`Change`. ``reduce`` then
-lets a waiting game start if the seats now allow it, and commits the change with
+:mod:`server.room.players`, :mod:`server.room.presence`, :mod:`server.room.host`,
+:mod:`server.game.rules`), which changes the private copy of the table it is given and
+returns a :class:`Change`. ``reduce`` then lets a waiting game start if the seats now allow
+it, and commits the change with
 :func:`server.table.apply.stamp` - the one place the room's version goes up. The clock, the
 randomness (shuffles, dice, ids, deals) and the limits come in ``env``: the reducer reads
 nothing else, so a test can replay any sequence exactly.
@@ -17,11 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from server import game_session, games
 from server.errors import FORBIDDEN, CardtableError
-from server.host import host_action, may_edit
-from server.players import add_player, come_back, player_of, rename, take_seat
-from server.presence import settle
+from server.game import rules as games
+from server.game import session as game_session
+from server.room.host import host_action, may_edit
+from server.room.players import add_player, come_back, player_of, rename, take_seat
+from server.room.presence import settle
 from server.table.apply import Actor, Change, Limits, stamp, table_change
 from server.table.objects import Hand, Table
 from server.table.ops import EDIT_OPS, Op
@@ -56,7 +58,7 @@ class Join:
 @dataclass(frozen=True)
 class ComeBack:
     """A person the room remembers comes back (by token, else by identity); see
-    :func:`server.players.come_back`."""
+    :func:`server.room.players.come_back`."""
 
     token_hash: str | None
     identity: str | None

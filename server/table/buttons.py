@@ -10,10 +10,10 @@ not the presser's reach (a reset may gather every hand).
 
 from __future__ import annotations
 
-from server import steps as S
 from server.errors import INVALID_MOVE, CardtableError
 from server.table import apply as A
 from server.table import ops as O
+from server.table import steps as S
 from server.table.objects import Button, Card, Hand, Stack
 
 

@@ -1,8 +1,8 @@
 """The room-level side of homemade games: images, game-file export, rooms made from files.
 
-These sit between the HTTP routes (:mod:`server.http`) and the store. Who may do what is decided
+These sit between the HTTP routes (:mod:`server.net.http`) and the store. Who may do what is decided
 from the player token sent in the ``X-Player-Token`` header: uploading an image and saving a
-game file need edit permission (:func:`server.host.may_edit`); saving with positions (which
+game file need edit permission (:func:`server.room.host.may_edit`); saving with positions (which
 reveals hands and the order of face-down piles) needs the host with no other player seated.
 """
 
@@ -13,16 +13,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from server import codes
-from server.decks import HASH_RE, read_face
 from server.errors import BAD_TOKEN, CONFLICT, FORBIDDEN, LIMIT, ROOM_NOT_FOUND, CardtableError
-from server.gamefile import build_table, export_game, load_game
-from server.host import may_edit
-from server.images import MAX_IMAGES_PER_ROOM, UPLOADS_PER_MINUTE, check_image, sniff
-from server.limits import SlidingLimiter, Window
-from server.players import hash_token
-from server.rooms import RoomService, _unavailable
+from server.homemade.gamefile import build_table, export_game, load_game
+from server.homemade.images import MAX_IMAGES_PER_ROOM, UPLOADS_PER_MINUTE, check_image, sniff
+from server.net.limits import SlidingLimiter, Window
+from server.room import codes
+from server.room.host import may_edit
+from server.room.players import hash_token
+from server.room.service import RoomService, _unavailable
 from server.store.redis_store import RedisStore, StoreUnavailable
+from server.table.decks import HASH_RE, read_face
 from server.table.objects import Board, Card, Player, Table, encode_table
 
 

@@ -2,7 +2,7 @@
 
 Every change to a room goes through :meth:`RoomService._mutate`: under a per-room lock it takes
 a fresh copy of the latest state, runs the room's one transition function
-(:func:`server.reducer.reduce`) on it with the clock and randomness injected, builds the
+(:func:`server.room.reducer.reduce`) on it with the clock and randomness injected, builds the
 filtered delta for every view (each seat, and spectators), and commits state plus op-log entry
 in one versioned Redis transaction. A version mismatch (another server process committed first)
 reloads and retries; a rejection raises before anything is written.
@@ -22,7 +22,6 @@ from typing import Any
 import msgspec
 
 from plugins.registry import GAMES
-from server import codes, game_session, games
 from server.errors import (
     ALREADY_REFUSED,
     BAD_REQUEST,
@@ -34,11 +33,14 @@ from server.errors import (
     UNCONFIRMED,
     CardtableError,
 )
-from server.fanout import CatchUp
-from server.game_patch import diff
-from server.limits import SlidingLimiter, Window
-from server.players import clean_name, find_returning, hash_token, player_of
-from server.reducer import (
+from server.game import rules as games
+from server.game import session as game_session
+from server.game.patch import diff
+from server.net.limits import SlidingLimiter, Window
+from server.room import codes
+from server.room.fanout import CatchUp
+from server.room.players import clean_name, find_returning, hash_token, player_of
+from server.room.reducer import (
     Auto,
     ComeBack,
     Edit,
@@ -108,7 +110,7 @@ class _Cached:
     this process's own commit) the decoded table itself, which the next operation takes over
     instead of decoding the blob again. Whoever takes ``table`` sets it to ``None``: a change
     that fails or is refused leaves the blob, and the next operation decodes a clean copy.
-    ``session`` is the room's game state decoded at this version (:mod:`server.game_session`):
+    ``session`` is the room's game state decoded at this version (:mod:`server.game.session`):
     engine states are never changed in place, so it stays when the table is taken, and a fresh
     decode of the blob gets it back instead of loading the engine state again."""
 
@@ -415,7 +417,7 @@ class RoomService:
 
     async def next_wake(self, code: str) -> float | None:
         """When the room next wants the server's own move, as its state records it
-        (:func:`server.games.next_wake`); ``None``: nothing will happen by itself."""
+        (:func:`server.game.rules.next_wake`); ``None``: nothing will happen by itself."""
         return games.next_wake(await self.known_table(code))
 
     async def known_table(self, code: str) -> Table:
@@ -497,7 +499,7 @@ class RoomService:
         self, code: str, live: set[str], now: float, grace: float
     ) -> Commit | None:
         """Bring players' status in line with which of them have a live connection (see
-        :mod:`server.presence`)."""
+        :mod:`server.room.presence`)."""
         return await self._maybe_mutate(code, Presence(frozenset(live), grace, now), "server")
 
     async def edit(self, code: str, fn: Callable[[Table], None]) -> Commit:

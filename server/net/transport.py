@@ -4,7 +4,7 @@ A request aiohttp's parser refuses (a request line or header over 8190 bytes, by
 HTTP, a bad URL) never reaches the app's middlewares: aiohttp answers a plain-text 400 without
 the security headers and logs it at ERROR with a traceback. :class:`ClientErrorHandler` answers
 it like every other error, ``400 {"code": "bad_request", "message", "ref": null}`` with the
-headers of :data:`server.http.SECURITY_HEADERS`, and logs one DEBUG line: the client's fault,
+headers of :data:`server.net.http.SECURITY_HEADERS`, and logs one DEBUG line: the client's fault,
 not the server's (the access log still has its INFO line). Errors of the server itself (an
 exception escaping a handler: 500) keep aiohttp's ERROR log and traceback.
 
@@ -24,7 +24,7 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError, LineTooLong
 
 from server.errors import BAD_REQUEST, CardtableError
-from server.http import SECURITY_HEADERS
+from server.net.http import SECURITY_HEADERS
 
 log = logging.getLogger("cardtable.http")
 

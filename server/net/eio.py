@@ -7,7 +7,7 @@ and log a traceback (over a websocket, some also end the connection); a packet o
 sends (OPEN, NOOP) ends a long-polling session. Here every packet is
 checked where it enters, on both transports, before the library decodes it: a packet it could
 not decode is replaced by one MESSAGE packet carrying :data:`BAD_PACKET`, which
-:class:`server.sio.GuardedServer` answers with an ``error`` event (``bad_request``); the
+:class:`server.net.sio.GuardedServer` answers with an ``error`` event (``bad_request``); the
 connection stays open. Requests the library refuses because of the client (an unknown or
 closed session id, a wrong transport or protocol version) are logged at INFO, never ERROR,
 and the endpoint takes only GET (no HEAD), POST and OPTIONS: aiohttp's 405 for any other

@@ -7,7 +7,7 @@ docs/architecture.md, "Guessing room codes").
 Errors are the JSON body ``{"code", "message", "ref": null}`` (only a missing page outside
 ``/api/`` is an HTML page), with the security headers of every response; so are a wrong method
 (405, or 204 with ``Allow`` for OPTIONS) and a request aiohttp could not parse
-(:mod:`server.transport`). Text that cannot be written as UTF-8 (a lone
+(:mod:`server.net.transport`). Text that cannot be written as UTF-8 (a lone
 surrogate, ``"\\ud800"`` in JSON) is refused wherever a client's text comes in: every JSON
 body (``bad_request``) and the player token header (``bad_token``).
 """
@@ -24,16 +24,18 @@ from typing import Any, TypeVar
 from aiohttp import BodyPartReader, web
 
 from plugins.registry import GAMES
-from server import codes, homemade, library
-from server.addresses import request_address
 from server.config import Config
-from server.decks import parse_csv, parse_list
 from server.errors import BAD_REQUEST, METHOD_NOT_ALLOWED, ROOM_NOT_FOUND, TOO_LARGE, CardtableError
-from server.gamefile import MAX_FILE_BYTES
-from server.images import MAX_IMAGE_BYTES
-from server.limits import RateLimited, check_payload, count_misses, miss_limiter
-from server.messages import CreateRoom, parse, utf8_text
-from server.rooms import RoomService
+from server.homemade import library
+from server.homemade import service as homemade
+from server.homemade.gamefile import MAX_FILE_BYTES
+from server.homemade.images import MAX_IMAGE_BYTES
+from server.net.addresses import request_address
+from server.net.limits import RateLimited, check_payload, count_misses, miss_limiter
+from server.net.messages import CreateRoom, parse, utf8_text
+from server.room import codes
+from server.room.service import RoomService
+from server.table.decks import parse_csv, parse_list
 from server.table.objects import Table
 
 CSP = (

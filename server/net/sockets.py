@@ -1,9 +1,9 @@
 """Socket.IO handlers: parse every event against its schema, call the room service, answer.
 
-Handlers only translate: a payload becomes a typed message (:mod:`server.messages`), the room
+Handlers only translate: a payload becomes a typed message (:mod:`server.net.messages`), the room
 service commits the change, and the connection is answered with ``ack`` once its own view of
 that version has been sent. What each connection receives is decided by the room's feed
-(:mod:`server.fanout`), in version order and by the seat its player holds at each version.
+(:mod:`server.room.fanout`), in version order and by the seat its player holds at each version.
 Handlers never raise: every failure becomes one ``error {code, message, ref}`` event and the
 connection stays.
 """
@@ -17,8 +17,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from server import codes
-from server.addresses import request_address
 from server.config import Config
 from server.errors import (
     BAD_REQUEST,
@@ -27,9 +25,9 @@ from server.errors import (
     ROOM_NOT_FOUND,
     CardtableError,
 )
-from server.fanout import Conn, Feeds, Subscriber
-from server.limits import SlidingLimiter, TokenBucket, check_payload, count_misses, miss_limiter
-from server.messages import (
+from server.net.addresses import request_address
+from server.net.limits import SlidingLimiter, TokenBucket, check_payload, count_misses, miss_limiter
+from server.net.messages import (
     Drag,
     Game,
     Host,
@@ -41,9 +39,11 @@ from server.messages import (
     parse,
     safe_ref,
 )
-from server.rooms import ALL, Joined, RoomService
-from server.scheduling import Scheduler
-from server.sio import GuardedServer
+from server.net.sio import GuardedServer
+from server.room import codes
+from server.room.fanout import Conn, Feeds, Subscriber
+from server.room.scheduling import Scheduler
+from server.room.service import ALL, Joined, RoomService
 from server.social.handlers import SocialHandlers, out_of_date
 from server.store.redis_store import RedisStore, StoreUnavailable, feed_channel
 from server.table.ops import parse_op

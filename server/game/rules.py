@@ -9,7 +9,7 @@ through the same per-seat visibility as every other room.
 ``table.game`` is the room's :class:`~server.table.objects.GameSlot` (name, options, the
 engine's dump, which table seat each engine player plays from, the ids the projection owns, the
 scheduled action's deadline). The engine's state itself is read from the slot's session
-(:mod:`server.game_session`): decoded once, projected once per commit, and the part of the game
+(:mod:`server.game.session`): decoded once, projected once per commit, and the part of the game
 view every seat shares built once; each seat adds only its own ``view``, ``controls``, ``hint``
 and ``legal``.
 
@@ -46,7 +46,7 @@ from server.errors import (
     UNKNOWN_OBJECT,
     CardtableError,
 )
-from server.game_session import Session, begin, kept, session
+from server.game.session import Session, begin, kept, session
 from server.table import ops as O
 from server.table.apply import Actor, Change, Limits, check_ov, new_id, table_change
 from server.table.objects import (
@@ -194,7 +194,7 @@ def start_with(
     now: float,
 ) -> Change:
     """Set up and start a game at once, for these seats and from this seed (tests, replays)."""
-    from server.reducer import merge
+    from server.room.reducer import merge
 
     first = set_up(table, name, options)
     binding = binding_for(table)

@@ -1,4 +1,4 @@
-"""The built-in library: game files shipped with the server (``server/library/*.json``).
+"""The built-in library: game files shipped with the server (``server/homemade/library/*.json``).
 
 Each file is an ordinary game file (docs/game-file.md) whose ``title`` and ``description`` the
 home page lists; ``POST /api/rooms {"library": name}`` makes a room from one.

@@ -3,7 +3,7 @@ buying window closing) or a computer player's move.
 
 The room's state records when it next wants such a move (the engine's deadline, and
 ``Table.bot_due``: the last commit's time plus the computers' pause), so every process reads the
-same time (:func:`server.games.next_wake`). The room service says it after every commit this
+same time (:func:`server.game.rules.next_wake`). The room service says it after every commit this
 process makes; the scheduler sleeps until then and asks the room service to make the move
 (:meth:`RoomService.auto_step`), which re-checks on the latest state under the room's lock: a
 timer that fires early, or after another process moved, finds nothing due and sleeps until the

@@ -2,14 +2,14 @@
 
 A player with no live connection is ``reconnecting``; once away longer than the grace period
 they leave: their seat is free again (its hand stays, hidden, in place) and the room remembers
-them, so the same browser comes back as the same player (:func:`server.players.come_back`).
+them, so the same browser comes back as the same player (:func:`server.room.players.come_back`).
 Which connections are live is kept in Redis by the socket layer; this module only decides what
 that means for the table.
 """
 
 from __future__ import annotations
 
-from server.players import remove_player
+from server.room.players import remove_player
 from server.table.apply import Change
 from server.table.objects import Table
 

@@ -18,11 +18,11 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from server import steps as S
-from server.decks import HASH_RE, Color, ImageHash, Look, custom_face, read_face
 from server.errors import BAD_REQUEST, LIMIT, CardtableError
-from server.images import MAX_IMAGE_BYTES, MAX_IMAGES_PER_ROOM, check_image
+from server.homemade.images import MAX_IMAGE_BYTES, MAX_IMAGES_PER_ROOM, check_image
+from server.table import steps as S
 from server.table.apply import Limits, board, new_id
+from server.table.decks import HASH_RE, Color, ImageHash, Look, custom_face, read_face
 from server.table.objects import (
     BOARD_ID,
     TABLE_H,

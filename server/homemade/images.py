@@ -3,8 +3,8 @@
 Only PNG, JPEG and WebP are accepted, recognised by their magic bytes (never by a file name or
 a Content-Type), at most :data:`MAX_IMAGE_BYTES` each. SVG is refused by name: it can carry
 scripts. An image is stored content-addressed (its sha256) with its room; see
-:mod:`server.homemade` for the HTTP side and :class:`server.store.redis_store.RedisStore` for
-the keys.
+:mod:`server.homemade.service` for the HTTP side and
+:class:`server.store.redis_store.RedisStore` for the keys.
 """
 
 from __future__ import annotations

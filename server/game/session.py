@@ -17,7 +17,7 @@ the room service hands it back to a fresh decode of the same version (:func:`ado
 
 A session also keeps the game views this process sent in the room's last commit, one per view
 (``sent``, with that version), so the next commit's deltas carry only what changed
-(:mod:`server.game_patch`). They are kept only once the commit has landed (:func:`remember`),
+(:mod:`server.game.patch`). They are kept only once the commit has landed (:func:`remember`),
 carried to the next state's session by :func:`begin`, and used only by the commit right after
 (version + 1): with another process's commit in between, a restart, or an edit, the whole view
 is sent.
@@ -50,14 +50,15 @@ class Session:
         self._public: dict[str, Any] | None = None
         self._shared: tuple[tuple[str, ...], dict[str, Any]] | None = None
         # The computers' next move in this state, as decided for ``Table.bot_due``, with the
-        # players the server played then: the move itself reuses it (server.games._bot_move).
+        # players the server played then: the move itself reuses it (server.game.rules._bot_move).
         self.bot_move: tuple[tuple[int, ...], tuple[int, dict[str, Any]] | None] | None = None
         # What the table was made to show for this state, and the version of the commit that
         # did it: the next projection trusts what is unchanged since, if nothing else was
-        # committed in between (server.games._project).
+        # committed in between (server.game.rules._project).
         self.shown: tuple[int, Projection] | None = None
         # The game views (by view key) the room's commit at this version sent, or that it left
-        # as they were: the base of the next commit's game patches (server.rooms.build_deltas).
+        # as they were: the base of the next commit's game patches
+        # (server.room.service.build_deltas).
         self.sent: tuple[int, dict[str, Any]] | None = None
 
     def projection(self) -> Projection:

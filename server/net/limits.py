@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
-from server.addresses import limit_key
 from server.errors import (
     BAD_REQUEST,
     RATE_LIMITED,
@@ -25,7 +24,8 @@ from server.errors import (
     UNAVAILABLE,
     CardtableError,
 )
-from server.messages import utf8_text
+from server.net.addresses import limit_key
+from server.net.messages import utf8_text
 from server.store.base import Store
 from server.store.redis_store import StoreUnavailable
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 
 from plugins.registry import GAMES
-from server import games
 from server.errors import BAD_REQUEST, FORBIDDEN, CardtableError
-from server.players import add_computer, hash_token, player_of, remove_player
+from server.game import rules as games
+from server.room.players import add_computer, hash_token, player_of, remove_player
 from server.table.apply import Change, board, new_id
 from server.table.objects import Board, Table
 

@@ -11,7 +11,7 @@ The protocol has no binary data and never asks a client for an acknowledgement, 
 ACK, BINARY_EVENT and BINARY_ACK packets are refused like any bad event. A refused binary
 event's attachments (binary frames) are dropped unanswered, and it never waits for them: the
 next text frame is the next event, not an attachment. The Engine.IO layer below
-(:mod:`server.eio`) turns packets it could not decode into :data:`server.eio.BAD_PACKET`,
+(:mod:`server.net.eio`) turns packets it could not decode into :data:`server.net.eio.BAD_PACKET`,
 answered here the same way.
 """
 
@@ -25,10 +25,10 @@ import socketio
 from engineio import packet as eio_packet
 from socketio import packet as sio_packet
 
-from server.eio import BAD_PACKET, GuardedEngine
 from server.errors import BAD_REQUEST, TOO_LARGE, CardtableError
-from server.messages import safe_ref
-from server.wire import MALFORMED
+from server.net.eio import BAD_PACKET, GuardedEngine
+from server.net.messages import safe_ref
+from server.net.wire import MALFORMED
 
 log = logging.getLogger("cardtable.sio")
 MAX_DROPPED_ATTACHMENTS = 64  # binary frames dropped after one refused binary event

@@ -1,7 +1,7 @@
 """Automation button steps: declarative data, validated by msgspec, never code.
 
 A button holds a short list of steps; pressing it runs them all on the server in one commit
-(see :mod:`server.buttons`). Each step is a struct tagged by its ``do`` field. The schemas
+(see :mod:`server.table.buttons`). Each step is a struct tagged by its ``do`` field. The schemas
 depend on nothing else in the server so that objects and operations can both use them.
 """
 
