@@ -60,7 +60,7 @@ pytest: setup
 # store contract. No browser, no sockets, no cluster.
 test-fast: setup
 	$(PY) -m pytest -q -p no:cacheprovider tests/table tests/plugins tests/server/test_game_glue.py \
-		tests/store/test_store_contract.py -m "not slow"
+		tests/store/test_store_contract.py tests/layout -m "not slow"
 
 bench: setup
 	$(PY) -m bench

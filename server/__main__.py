@@ -8,8 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from server.config import Config
-from server.net.addresses import Network, parse_network
+from server.config import Config, Network, parse_network
 
 
 def _network(text: str) -> Network:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from server.net.addresses import Network, parse_networks
 from server.table.apply import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,6 +23,22 @@ def default_build() -> str:
         return metadata.version("cardtable")
     except metadata.PackageNotFoundError:
         return "dev"
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_network(text: str) -> Network:
+    """A CIDR such as ``10.0.0.0/8`` or a single address (a /32 or /128); ValueError if neither."""
+    try:
+        return ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise ValueError(f"not an IP network or address: {text.strip()!r}") from None
+
+
+def parse_networks(texts: Iterable[str]) -> list[Network]:
+    """Networks from texts that may each hold several, comma-separated (an environment variable)."""
+    return [parse_network(part) for text in texts for part in text.split(",") if part.strip()]
 
 
 @dataclass

@@ -49,6 +49,7 @@ from server.errors import (
 from server.game.session import Session, begin, kept, session
 from server.table import ops as O
 from server.table.apply import Actor, Change, Limits, check_ov, new_id, table_change
+from server.table.change import merge
 from server.table.objects import (
     Card,
     Chips,
@@ -194,8 +195,6 @@ def start_with(
     now: float,
 ) -> Change:
     """Set up and start a game at once, for these seats and from this seed (tests, replays)."""
-    from server.room.reducer import merge
-
     first = set_up(table, name, options)
     binding = binding_for(table)
     assert binding is not None

@@ -16,11 +16,11 @@ from typing import Any
 from server.errors import BAD_TOKEN, CONFLICT, FORBIDDEN, LIMIT, ROOM_NOT_FOUND, CardtableError
 from server.homemade.gamefile import build_table, export_game, load_game
 from server.homemade.images import MAX_IMAGES_PER_ROOM, UPLOADS_PER_MINUTE, check_image, sniff
-from server.net.limits import SlidingLimiter, Window
 from server.room import codes
 from server.room.host import may_edit
 from server.room.players import hash_token
 from server.room.service import RoomService, _unavailable
+from server.store.rate_limits import SlidingLimiter, Window
 from server.store.redis_store import RedisStore, StoreUnavailable
 from server.table.decks import HASH_RE, read_face
 from server.table.objects import Board, Card, Player, Table, encode_table

@@ -8,49 +8,12 @@ proxy, because entries to its left were written by the client and can say anythi
 
 from __future__ import annotations
 
-import ipaddress
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from aiohttp import web
 
-if TYPE_CHECKING:
-    from server.config import Config
-
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-
-# One IPv6 subscriber usually holds a whole /64, so limits count per /64, not per address.
-IPV6_LIMIT_PREFIX = 64
-
-
-def parse_network(text: str) -> Network:
-    """A CIDR such as ``10.0.0.0/8`` or a single address (a /32 or /128); ValueError if neither."""
-    try:
-        return ipaddress.ip_network(text.strip(), strict=False)
-    except ValueError:
-        raise ValueError(f"not an IP network or address: {text.strip()!r}") from None
-
-
-def parse_networks(texts: Iterable[str]) -> list[Network]:
-    """Networks from texts that may each hold several, comma-separated (an environment variable)."""
-    return [parse_network(part) for text in texts for part in text.split(",") if part.strip()]
-
-
-def _parse_ip(text: str) -> IPAddress | None:
-    """An address as a proxy may write it (bare, ``[v6]:port``, ``v4:port``), or None."""
-    text = text.strip()
-    if text.startswith("[") and "]" in text:
-        text = text[1 : text.index("]")]
-    elif text.count(":") == 1:
-        text = text.split(":", 1)[0]
-    try:
-        ip = ipaddress.ip_address(text)
-    except ValueError:
-        return None
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        return ip.ipv4_mapped
-    return ip
+from server.config import Network
+from server.store.rate_limits import IPAddress, parse_ip
 
 
 def _trusted(ip: IPAddress, trusted: Sequence[Network]) -> bool:
@@ -67,13 +30,13 @@ def client_address(peer: str | None, forwarded_for: str | None, trusted: Sequenc
     """
     if not peer:
         return ""
-    ip = _parse_ip(peer)
+    ip = parse_ip(peer)
     if ip is None:
         return peer
     if not forwarded_for or not _trusted(ip, trusted):
         return str(ip)
     for entry in reversed(forwarded_for.split(",")):
-        hop = _parse_ip(entry)
+        hop = parse_ip(entry)
         if hop is None:
             break
         ip = hop
@@ -82,16 +45,8 @@ def client_address(peer: str | None, forwarded_for: str | None, trusted: Sequenc
     return str(ip)
 
 
-def limit_key(address: str) -> str:
-    """What a per-address limit counts: the address itself, or its /64 for IPv6."""
-    ip = _parse_ip(address) if address else None
-    if isinstance(ip, ipaddress.IPv6Address):
-        return str(ipaddress.IPv6Network((ip, IPV6_LIMIT_PREFIX), strict=False))
-    return str(ip) if ip is not None else address
-
-
-def request_address(request: web.BaseRequest, config: Config) -> str:
+def request_address(request: web.BaseRequest, trusted: Sequence[Network]) -> str:
     """The client address of an aiohttp request: its transport peer, or, behind a trusted proxy,
     what ``X-Forwarded-For`` says (see :func:`client_address`)."""
     forwarded = ",".join(request.headers.getall("X-Forwarded-For", [])) or None
-    return client_address(request.remote, forwarded, config.trusted_proxies)
+    return client_address(request.remote, forwarded, trusted)

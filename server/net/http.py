@@ -31,10 +31,11 @@ from server.homemade import service as homemade
 from server.homemade.gamefile import MAX_FILE_BYTES
 from server.homemade.images import MAX_IMAGE_BYTES
 from server.net.addresses import request_address
-from server.net.limits import RateLimited, check_payload, count_misses, miss_limiter
+from server.net.limits import check_payload, count_misses, miss_limiter
 from server.net.messages import CreateRoom, parse, utf8_text
 from server.room import codes
 from server.room.service import RoomService
+from server.store.rate_limits import RateLimited
 from server.table.decks import parse_csv, parse_list
 from server.table.objects import Table
 
@@ -196,7 +197,10 @@ async def _lookup(
         return await fetch(code)
 
     return await count_misses(
-        miss_limiter(rooms.store, config), request_address(request, config), code, find
+        miss_limiter(rooms.store, config),
+        request_address(request, config.trusted_proxies),
+        code,
+        find,
     )
 
 
@@ -237,7 +241,10 @@ async def create_room(request: web.Request) -> web.Response:
     rooms, config = request.app[ROOMS_KEY], request.app[CONFIG_KEY]
     try:
         await rooms.count_attempt(
-            "create", request_address(request, config), config.joins_per_minute, config.clock
+            "create",
+            request_address(request, config.trusted_proxies),
+            config.joins_per_minute,
+            config.clock,
         )
         # Only a game file may be bigger than 16 KB (up to MAX_FILE_BYTES, images included).
         raw = await _read_capped(request, MAX_FILE_BYTES)

@@ -1,33 +1,27 @@
 """Input guards that run before any parsing: payload size and depth, and rate limits.
 
 Per-connection operations use a :class:`TokenBucket` in memory. Per-address limits (joins, room
-creations, lookups of unknown room codes) use a :class:`SlidingLimiter` counted in Redis, so they
-hold across server processes.
+creations, lookups of unknown room codes) use a :class:`SlidingLimiter`
+(:mod:`server.store.rate_limits`) counted in Redis, so they hold across server processes.
 """
 
 from __future__ import annotations
 
 import contextlib
-import math
-import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
-
-import msgspec
 
 from server.errors import (
     BAD_REQUEST,
     RATE_LIMITED,
     ROOM_NOT_FOUND,
     TOO_LARGE,
-    UNAVAILABLE,
     CardtableError,
 )
-from server.net.addresses import limit_key
 from server.net.messages import utf8_text
 from server.store.base import Store
-from server.store.redis_store import StoreUnavailable
+from server.store.rate_limits import SlidingLimiter, Window
 
 if TYPE_CHECKING:
     from server.config import Config
@@ -84,83 +78,6 @@ class TokenBucket:
         self.tokens -= 1
 
 
-class Window(msgspec.Struct, frozen=True):
-    """At most ``most`` events in any ``seconds`` long span."""
-
-    seconds: float
-    most: int
-
-
-class RateLimited(CardtableError):
-    """A per-address limit refused the event; ``retry_after`` seconds until one more fits."""
-
-    def __init__(self, message: str, retry_after: float) -> None:
-        super().__init__(RATE_LIMITED, message, retryable=True)
-        self.retry_after = retry_after
-
-
-def wait_words(seconds: float) -> str:
-    """A wait as people say it: seconds, minutes or hours, rounded up."""
-    if seconds <= 90:
-        return f"{max(1, math.ceil(seconds))} seconds"
-    if seconds <= 90 * 60:
-        return f"{math.ceil(seconds / 60)} minutes"
-    return f"{math.ceil(seconds / 3600)} hours"
-
-
-class SlidingLimiter:
-    """Events per client address in sliding windows, counted in Redis by every server process.
-
-    ``what`` names the events in the refusal ("join attempts"); ``clock`` gives the time (tests
-    step it instead of waiting).
-    """
-
-    def __init__(
-        self,
-        store: Store,
-        name: str,
-        windows: Sequence[Window],
-        what: str,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        self.store = store
-        self.name = name
-        self.windows = tuple(windows)
-        self.what = what
-        self.clock = clock
-
-    def key(self, address: str) -> str:
-        return f"ct:sw:{self.name}:{limit_key(address)}"
-
-    async def take(self, address: str, event: str | None = None) -> str:
-        """Count one event for ``address``, or raise :class:`RateLimited` (nothing counted).
-
-        ``event`` names the event: the same name again while it is still in the windows is not
-        counted twice. Returns the name (a fresh one without ``event``), for :meth:`give_back`.
-        """
-        now = self.clock()
-        entry = event if event is not None else f"{now!r}|{secrets.token_hex(6)}"
-        spans = [(w.seconds, w.most) for w in self.windows]
-        try:
-            full = await self.store.window_add(self.key(address), entry, now, spans)
-        except StoreUnavailable:
-            raise _unavailable() from None
-        if full is None:
-            return entry
-        index, oldest = full
-        wait = max(0.0, oldest + self.windows[index].seconds - now)
-        raise RateLimited(
-            f"Too many {self.what} from your address; try again in {wait_words(wait)}.", wait
-        )
-
-    async def give_back(self, address: str, entry: str) -> None:
-        """Uncount an event :meth:`take` counted."""
-        try:
-            await self.store.window_drop(self.key(address), entry)
-        except StoreUnavailable:
-            raise _unavailable() from None
-
-
 def miss_limiter(store: Store, config: Config) -> SlidingLimiter:
     """The limit on lookups of room codes that name no live room (docs/architecture.md)."""
     return SlidingLimiter(
@@ -196,11 +113,3 @@ async def _give_back_quietly(limiter: SlidingLimiter, address: str, entry: str) 
     # If the store is down the event stays counted, which errs on the safe side.
     with contextlib.suppress(CardtableError):
         await limiter.give_back(address, entry)
-
-
-def _unavailable() -> CardtableError:
-    return CardtableError(
-        UNAVAILABLE,
-        "The game store is unreachable right now; try again in a moment.",
-        retryable=True,
-    )

@@ -14,7 +14,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from server.config import Config
@@ -26,7 +25,7 @@ from server.errors import (
     CardtableError,
 )
 from server.net.addresses import request_address
-from server.net.limits import SlidingLimiter, TokenBucket, check_payload, count_misses, miss_limiter
+from server.net.limits import TokenBucket, check_payload, count_misses, miss_limiter
 from server.net.messages import (
     Drag,
     Game,
@@ -39,12 +38,14 @@ from server.net.messages import (
     parse,
     safe_ref,
 )
+from server.net.session import Handler, Session
 from server.net.sio import GuardedServer
+from server.net.social_events import SocialHandlers, out_of_date
 from server.room import codes
 from server.room.fanout import Conn, Feeds, Subscriber
 from server.room.scheduling import Scheduler
 from server.room.service import ALL, Joined, RoomService
-from server.social.handlers import SocialHandlers, out_of_date
+from server.store.rate_limits import SlidingLimiter
 from server.store.redis_store import RedisStore, StoreUnavailable, feed_channel
 from server.table.ops import parse_op
 
@@ -54,31 +55,6 @@ REMOVED_MESSAGES = {
     "away": "You were removed after being away too long.",
     "host": "The host removed you from this room.",
 }
-
-
-@dataclass
-class Session:
-    """One connection: where it is, and the last room version it was sent."""
-
-    addr: str
-    bucket: TokenBucket
-    sid: str = ""
-    code: str | None = None
-    player_id: str | None = None
-    seat: int | None = None
-    last_v: int = -1
-    last_drag: float = 0.0
-    identity: str | None = None  # said in ``hello``, secret checked
-    name: str = ""  # the identity's display name
-    online: bool = False  # in the online list (``online {on: true}``)
-    out_of_date: bool = False  # the page's build is not ours: every event is refused
-
-    @property
-    def member(self) -> str:
-        return f"{self.player_id}|{self.sid}"
-
-
-Handler = Callable[[str, Session, Any], Awaitable[None]]
 
 
 class SocketHandlers:
@@ -107,7 +83,7 @@ class SocketHandlers:
             ("host", self.on_host),
             ("game", self.on_game),
         ):
-            sio.on(name, self._guard(name, fn))
+            sio.on(name, self.guard(name, fn))
         sio.on("drag", self.on_drag)
         self.social = SocialHandlers(self)
 
@@ -141,7 +117,7 @@ class SocketHandlers:
 
     # --- plumbing ---------------------------------------------------------------------------
 
-    def _guard(self, name: str, fn: Handler) -> Callable[..., Awaitable[None]]:
+    def guard(self, name: str, fn: Handler) -> Callable[..., Awaitable[None]]:
         async def handler(sid: str, data: Any = None) -> None:
             ref = safe_ref(data)
             try:
@@ -212,7 +188,7 @@ class SocketHandlers:
         """Answer the connection that asked: it is on this process, so skip the fan-out."""
         self.sio.send_to(event, data, (sid,))
 
-    def _joined(self, session: Session) -> tuple[str, str]:
+    def joined(self, session: Session) -> tuple[str, str]:
         if session.code is None or session.player_id is None:
             raise CardtableError(NOT_JOINED, "Join a room first.")
         return session.code, session.player_id
@@ -231,7 +207,7 @@ class SocketHandlers:
         req = environ.get("aiohttp.request")
         # The transport's peer (or, behind a declared proxy, its X-Forwarded-For): never data
         # the client sent in an event.
-        addr = request_address(req, self.config) if req is not None else ""
+        addr = request_address(req, self.config.trusted_proxies) if req is not None else ""
         cfg = self.config
         self.sessions[sid] = Session(
             addr=addr, sid=sid, bucket=TokenBucket(cfg.ops_per_second, cfg.ops_burst)
@@ -394,7 +370,7 @@ class SocketHandlers:
     async def on_op(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
         head = parse(OpRef, data, "op")
-        code, pid = self._joined(s)
+        code, pid = self.joined(s)
         op = parse_op(data)
         commit = await self.rooms.apply(code, pid, op, head.opid)
         await self._answer(sid, s, head.ref, commit.version)
@@ -402,7 +378,7 @@ class SocketHandlers:
     async def on_seat(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
         msg = parse(Seat, data, "seat")
-        code, pid = self._joined(s)
+        code, pid = self.joined(s)
         await self.social.may_sit(code, pid, msg.seat)
         commit = await self.rooms.take_seat(code, pid, msg.seat, msg.opid)
         await self._answer(sid, s, msg.ref, commit.version)
@@ -410,21 +386,21 @@ class SocketHandlers:
     async def on_rename(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
         msg = parse(Rename, data, "rename")
-        code, pid = self._joined(s)
+        code, pid = self.joined(s)
         commit = await self.rooms.rename(code, pid, msg.name, msg.opid)
         await self._answer(sid, s, msg.ref, commit.version)
 
     async def on_game(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
         msg = parse(Game, data, "game")
-        code, pid = self._joined(s)
+        code, pid = self.joined(s)
         commit = await self.rooms.game_command(code, pid, msg.action, msg.opid)
         await self._answer(sid, s, msg.ref, commit.version)
 
     async def on_host(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.rooms is not None
         msg = parse(Host, data, "host")
-        code, pid = self._joined(s)
+        code, pid = self.joined(s)
         given = {k for k in ("player", "game", "options", "seat", "who", "public") if k in data}
         allowed = {
             "lock": set(),
@@ -461,7 +437,7 @@ class SocketHandlers:
     async def on_sync(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         assert self.feeds is not None
         msg = parse(Sync, data, "sync")
-        code, _ = self._joined(s)
+        code, _ = self.joined(s)
         feed = await self.feeds.feed(code)
         await feed.resync(s, msg.since)
         await self.reply("ack", {"ref": msg.ref, "v": None}, sid)

@@ -25,6 +25,7 @@ from server.room.host import host_action, may_edit
 from server.room.players import add_player, come_back, player_of, rename, take_seat
 from server.room.presence import settle
 from server.table.apply import Actor, Change, Limits, stamp, table_change
+from server.table.change import merge
 from server.table.objects import Hand, Table
 from server.table.ops import EDIT_OPS, Op
 
@@ -206,20 +207,6 @@ def _change(table: Table, intent: Intent, env: Env) -> Change | None:
     if isinstance(intent, GameState):
         return games.set_state(table, intent.state, env.rng, env.now)
     return games.auto_step(table, env.rng, env.now)
-
-
-def merge(first: Change, then: Change) -> Change:
-    """One change that does ``first`` and then ``then``."""
-    removed = (first.removed | then.removed) - then.created
-    return Change(
-        dirty=(first.dirty | then.dirty) - removed,
-        removed=removed,
-        held={**then.held, **first.held},
-        created=(first.created | then.created) - removed,
-        log="; ".join(line for line in (first.log, then.log) if line),
-        players_changed=first.players_changed or then.players_changed,
-        game_changed=first.game_changed or then.game_changed,
-    )
 
 
 def reduce(table: Table, intent: Intent, env: Env) -> Change | None:

@@ -36,7 +36,6 @@ from server.errors import (
 from server.game import rules as games
 from server.game import session as game_session
 from server.game.patch import diff
-from server.net.limits import SlidingLimiter, Window
 from server.room import codes
 from server.room.fanout import CatchUp
 from server.room.players import clean_name, find_returning, hash_token, player_of
@@ -58,6 +57,7 @@ from server.room.reducer import (
     reduce,
 )
 from server.store.base import Store
+from server.store.rate_limits import SlidingLimiter, Window
 from server.store.redis_store import (
     Repeated,
     RoomGone,

@@ -11,17 +11,18 @@ not the presser's reach (a reset may gather every hand).
 from __future__ import annotations
 
 from server.errors import INVALID_MOVE, CardtableError
-from server.table import apply as A
+from server.table import moves as M
 from server.table import ops as O
 from server.table import steps as S
+from server.table.change import Actor, Limits
 from server.table.objects import Button, Card, Hand, Stack
 
 
-def _pile(ctx: A._Ctx, oid: str) -> Stack:
-    return A._stack(ctx, oid)
+def _pile(ctx: M.Ctx, oid: str) -> Stack:
+    return M.stack_of(ctx, oid)
 
 
-def _cards(ctx: A._Ctx, ids: list[str]) -> list[Card]:
+def _cards(ctx: M.Ctx, ids: list[str]) -> list[Card]:
     out = []
     for cid in ids:
         card = ctx.table.objects[cid]
@@ -30,7 +31,7 @@ def _cards(ctx: A._Ctx, ids: list[str]) -> list[Card]:
     return out
 
 
-def _gather(ctx: A._Ctx, actor: A.Actor, step: S.Gather, limits: A.Limits) -> None:
+def _gather(ctx: M.Ctx, actor: Actor, step: S.Gather, limits: Limits) -> None:
     dest = _pile(ctx, step.to)
     sources: list[Card] = []
     for sid in step.from_:
@@ -45,21 +46,21 @@ def _gather(ctx: A._Ctx, actor: A.Actor, step: S.Gather, limits: A.Limits) -> No
             o for o in list(ctx.table.objects.values()) if isinstance(o, Card) and o.parent is None
         )
     for card in sources:
-        from_hand = isinstance(A._container(ctx.table, card), Hand)
-        A._detach(ctx, card)
+        from_hand = isinstance(M.container_of(ctx.table, card), Hand)
+        M.detach(ctx, card)
         if from_hand:
-            card = A._reissue(ctx, card)
+            card = M.reissue(ctx, card)
         card.up = False
-        A._attach(ctx, card, dest, None)
+        M.attach(ctx, card, dest, None)
 
 
-def _shuffle(ctx: A._Ctx, actor: A.Actor, step: S.ShuffleStep, limits: A.Limits) -> None:
-    A._shuffle(ctx, actor, O.Shuffle(id=step.id), limits)
+def _shuffle(ctx: M.Ctx, actor: Actor, step: S.ShuffleStep, limits: Limits) -> None:
+    M.shuffle(ctx, actor, O.Shuffle(id=step.id), limits)
 
 
-def _deal(ctx: A._Ctx, actor: A.Actor, step: S.DealStep, limits: A.Limits) -> None:
+def _deal(ctx: M.Ctx, actor: Actor, step: S.DealStep, limits: Limits) -> None:
     if step.to == "hands":
-        A._deal(ctx, actor, O.Deal(id=step.id, n=step.n), limits)
+        M.deal(ctx, actor, O.Deal(id=step.id, n=step.n), limits)
         return
     src, dest = _pile(ctx, step.id), _pile(ctx, step.to)
     if src.id == dest.id:
@@ -70,42 +71,42 @@ def _deal(ctx: A._Ctx, actor: A.Actor, step: S.DealStep, limits: A.Limits) -> No
         )
     for _ in range(step.n):
         card = _cards(ctx, src.cards[-1:])[0]
-        A._detach(ctx, card)
+        M.detach(ctx, card)
         card.up = step.up
-        A._attach(ctx, card, dest, None)
+        M.attach(ctx, card, dest, None)
 
 
-def _flip(ctx: A._Ctx, actor: A.Actor, step: S.FlipStep, limits: A.Limits) -> None:
-    obj = A._get(ctx, step.id)
+def _flip(ctx: M.Ctx, actor: Actor, step: S.FlipStep, limits: Limits) -> None:
+    obj = M.get_obj(ctx, step.id)
     if isinstance(obj, Stack):
         if not obj.cards:
-            raise CardtableError(INVALID_MOVE, f"{A._name(obj).capitalize()} is empty.")
+            raise CardtableError(INVALID_MOVE, f"{M.name_of(obj).capitalize()} is empty.")
         obj = _cards(ctx, obj.cards[-1:])[0]
-    if not isinstance(obj, Card) or isinstance(A._container(ctx.table, obj), Hand):
+    if not isinstance(obj, Card) or isinstance(M.container_of(ctx.table, obj), Hand):
         raise CardtableError(
             INVALID_MOVE, "Only a card on the table or a pile's top card can be flipped."
         )
-    A._flip_card(ctx, obj, not obj.up if step.up is None else step.up)
+    M.flip_card(ctx, obj, not obj.up if step.up is None else step.up)
 
 
-def _counter(ctx: A._Ctx, actor: A.Actor, step: S.CounterStep, limits: A.Limits) -> None:
-    A._counter(ctx, actor, O.CounterSet(id=step.id, value=step.value, delta=step.delta), limits)
+def _counter(ctx: M.Ctx, actor: Actor, step: S.CounterStep, limits: Limits) -> None:
+    M.set_counter(ctx, actor, O.CounterSet(id=step.id, value=step.value, delta=step.delta), limits)
 
 
-def _chips(ctx: A._Ctx, actor: A.Actor, step: S.ChipsStep, limits: A.Limits) -> None:
-    src = A._chips(ctx, step.id)
+def _chips(ctx: M.Ctx, actor: Actor, step: S.ChipsStep, limits: Limits) -> None:
+    src = M.chips_of(ctx, step.id)
     if step.to is None:
         if step.n is None or step.all:
             raise CardtableError(INVALID_MOVE, "Adding chips needs n (and no 'all').")
-        A._chips_add(ctx, actor, O.ChipsAdd(id=step.id, n=step.n), limits)
+        M.chips_add(ctx, actor, O.ChipsAdd(id=step.id, n=step.n), limits)
         return
     n = src.count if step.all else step.n
     if n is None or n < 0 or (step.all and step.n is not None):
         raise CardtableError(INVALID_MOVE, "Moving chips needs a positive n, or all.")
     if n == 0:
-        A._chips(ctx, step.to)  # nothing to move, but the target must exist
+        M.chips_of(ctx, step.to)  # nothing to move, but the target must exist
         return
-    A._chips_move(ctx, actor, O.ChipsMove(id=step.id, to=step.to, n=n), limits)
+    M.chips_move(ctx, actor, O.ChipsMove(id=step.id, to=step.to, n=n), limits)
 
 
 _STEPS = {
@@ -118,9 +119,9 @@ _STEPS = {
 }
 
 
-def press(ctx: A._Ctx, actor: A.Actor, op: O.Press, limits: A.Limits) -> str:
+def press(ctx: M.Ctx, actor: Actor, op: O.Press, limits: Limits) -> str:
     """Run button ``op.id``'s steps on ``ctx``'s table; the first failing step rejects all."""
-    button = A._get(ctx, op.id)
+    button = M.get_obj(ctx, op.id)
     if not isinstance(button, Button):
         raise CardtableError(INVALID_MOVE, "That is not a button.")
     if not button.steps:
@@ -131,6 +132,6 @@ def press(ctx: A._Ctx, actor: A.Actor, op: O.Press, limits: A.Limits) -> str:
         except CardtableError as err:
             raise CardtableError(
                 err.code,
-                f"Step {i} ({S.step_name(step)}) of {A._name(button)} failed: {err.message}",
+                f"Step {i} ({S.step_name(step)}) of {M.name_of(button)} failed: {err.message}",
             ) from None
-    return f"{actor.name} pressed {A._name(button)}"
+    return f"{actor.name} pressed {M.name_of(button)}"

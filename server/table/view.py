@@ -21,7 +21,7 @@ import msgspec
 from server.table.objects import Card, Hand, Obj, Stack, Table
 
 if TYPE_CHECKING:
-    from server.table.apply import Change
+    from server.table.change import Change
 
 _to_builtins = msgspec.to_builtins
 

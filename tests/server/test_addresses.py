@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from server.net.addresses import client_address, limit_key, parse_network, parse_networks
+from server.config import parse_network, parse_networks
+from server.net.addresses import client_address
+from server.store.rate_limits import limit_key
 
 PROXIES = parse_networks(["10.0.0.0/8, 192.168.1.1", "2001:db8:ffff::/48"])
 

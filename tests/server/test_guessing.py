@@ -15,9 +15,8 @@ from collections.abc import AsyncIterator
 import aiohttp
 import pytest
 
-from server.config import Config
+from server.config import Config, parse_network
 from server.errors import CardtableError
-from server.net.addresses import parse_network
 from server.net.http import ROOMS_KEY
 from server.room import codes
 from server.room.service import RoomService

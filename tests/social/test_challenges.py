@@ -10,7 +10,7 @@ import pytest
 from server.client import OpFailed
 from server.errors import CardtableError
 from server.net.http import ROOMS_KEY
-from server.social.handlers import CHALLENGES_PER_MINUTE
+from server.net.social_events import CHALLENGES_PER_MINUTE
 from tests.conftest import make_config, start_server
 from tests.social.helpers import social_client
 

@@ -1,4 +1,4 @@
-"""Socket handlers of the social events, registered on the table's :class:`SocketHandlers`.
+"""Socket handlers of the social events, registered on the socket front (:class:`Front`).
 
 Like the table's handlers they only translate: parse the event's schema, call the social
 services, answer the connection. Messages for a player go to the Socket.IO room of its identity
@@ -14,7 +14,6 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from server.errors import BAD_REQUEST, CardtableError
-from server.net.limits import RateLimited, SlidingLimiter, Window, wait_words
 from server.net.messages import (
     Challenge,
     ChallengeAnswer,
@@ -27,6 +26,7 @@ from server.net.messages import (
     Relation,
     parse,
 )
+from server.net.session import Front, Session
 from server.room.service import ALL, Commit, Joined, RoomService
 from server.social.challenges import Challenges, check_target
 from server.social.chat import RATE, ChatLog, clean_text
@@ -43,11 +43,10 @@ from server.social.keys import (
 )
 from server.social.lobby import Lobby as LobbyService
 from server.social.relations import Relations
+from server.store.rate_limits import RateLimited, SlidingLimiter, Window, wait_words
 
 if TYPE_CHECKING:
     import redis.asyncio as aioredis
-
-    from server.net.sockets import Session, SocketHandlers
 
 log = logging.getLogger("cardtable.social")
 CHALLENGES_PER_MINUTE = 10
@@ -62,7 +61,7 @@ def out_of_date() -> CardtableError:
 
 
 class SocialHandlers:
-    def __init__(self, sockets: SocketHandlers) -> None:
+    def __init__(self, sockets: Front) -> None:
         self.sockets = sockets
         self.sio = sockets.sio
         self.config = sockets.config
@@ -77,7 +76,7 @@ class SocialHandlers:
             ("relation", self.on_relation),
             ("chat", self.on_chat),
         ):
-            self.sio.on(name, sockets._guard(name, fn))
+            self.sio.on(name, sockets.guard(name, fn))
 
     def start(self, redis: aioredis.Redis, rooms: RoomService) -> None:
         self.rooms = rooms
@@ -349,7 +348,7 @@ class SocialHandlers:
 
     async def on_chat(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         msg = parse(Chat, data, "chat")
-        code, pid = self.sockets._joined(s)
+        code, pid = self.sockets.joined(s)
         text = clean_text(msg.text)
         now = self.config.clock()
         await self._chat_rate(s)
