@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from aiohttp import BodyPartReader, web
 
 from plugins.registry import GAMES
+from server import metrics
 from server.config import Config
 from server.errors import BAD_REQUEST, METHOD_NOT_ALLOWED, ROOM_NOT_FOUND, TOO_LARGE, CardtableError
 from server.homemade import library
@@ -473,6 +474,13 @@ async def healthz(request: web.Request) -> web.Response:
     )
 
 
+async def metrics_page(request: web.Request) -> web.Response:
+    """This process's Prometheus metrics (docs/architecture.md, "Operating it")."""
+    resp = web.Response(body=metrics.exposition())
+    resp.headers["Content-Type"] = metrics.CONTENT_TYPE
+    return resp
+
+
 def add_routes(app: web.Application, config: Config) -> None:
     app.router.add_get("/", index)
     app.router.add_get("/r/{code}", room_page)
@@ -485,6 +493,7 @@ def add_routes(app: web.Application, config: Config) -> None:
     app.router.add_post("/api/rooms/{code}/images", upload_image)
     app.router.add_get("/api/rooms/{code}/images/{hash}", get_image)
     app.router.add_get("/healthz", healthz)
+    app.router.add_get("/metrics", metrics_page)
     assets = config.web_dir
     if assets.exists():
         app.router.add_static("/assets/", Path(assets), follow_symlinks=False)

@@ -12,6 +12,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from server import metrics
 from server.errors import (
     BAD_REQUEST,
     RATE_LIMITED,
@@ -72,6 +73,7 @@ class TokenBucket:
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:
+            metrics.RATE_LIMITED.labels("ops").inc()
             raise CardtableError(
                 RATE_LIMITED, "Slow down: too many actions at once.", retryable=True
             )

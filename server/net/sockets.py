@@ -16,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from server import metrics
 from server.config import Config
 from server.errors import (
     BAD_REQUEST,
@@ -118,8 +119,11 @@ class SocketHandlers:
     # --- plumbing ---------------------------------------------------------------------------
 
     def guard(self, name: str, fn: Handler) -> Callable[..., Awaitable[None]]:
+        timer = metrics.ACTION_SECONDS.labels(name)
+
         async def handler(sid: str, data: Any = None) -> None:
             ref = safe_ref(data)
+            started = time.perf_counter()
             try:
                 session = self.sessions.get(sid)
                 if session is None:
@@ -141,6 +145,8 @@ class SocketHandlers:
                 log.exception("unexpected error in %s", name)
                 bug = CardtableError(INTERNAL, "Something went wrong on the server.")
                 await self.reply("error", bug.payload(ref), sid)
+            finally:
+                timer.observe(time.perf_counter() - started)
 
         return handler
 
@@ -212,10 +218,13 @@ class SocketHandlers:
         self.sessions[sid] = Session(
             addr=addr, sid=sid, bucket=TokenBucket(cfg.ops_per_second, cfg.ops_burst)
         )
+        metrics.CONNECTS.inc()
+        metrics.CONNECTIONS.inc()
 
     async def disconnect(self, sid: str, *args: Any) -> None:
         s = self.sessions.pop(sid, None)
         if s is not None:
+            metrics.CONNECTIONS.dec()
             try:
                 await self.social.disconnected(sid, s)
             except Exception:

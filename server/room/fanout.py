@@ -29,12 +29,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import msgspec
 
+from server import metrics
 from server.errors import NOT_JOINED, CardtableError
 
 log = logging.getLogger("cardtable.fanout")
@@ -92,6 +94,7 @@ class _Job:
     conn: Conn | None = None
     since: int | None = None
     done: asyncio.Future[None] | None = None
+    queued: float = 0.0  # time.monotonic() when an entry was queued: the feed lag
 
 
 class RoomFeed:
@@ -116,7 +119,7 @@ class RoomFeed:
     # --- inputs (never await: order of calls is order of delivery) ----------------------------
 
     def push(self, version: int, entry: dict[str, Any]) -> None:
-        self.queue.put_nowait(_Job("entry", version, entry))
+        self.queue.put_nowait(_Job("entry", version, entry, queued=time.monotonic()))
 
     def attach(self, conn: Conn, since: int | None) -> None:
         """Start delivering to ``conn``: a snapshot first (or the deltas since ``since``)."""
@@ -173,7 +176,10 @@ class RoomFeed:
             try:
                 if job.kind == "entry":
                     assert job.entry is not None
+                    delivered = self.version
                     await self._entry(job.version, job.entry)
+                    if self.version > delivered:  # not a copy of an entry already sent
+                        metrics.FEED_LAG.observe(time.monotonic() - job.queued)
                 elif job.kind == "join":
                     assert job.conn is not None
                     self._want(job.conn, job.since)

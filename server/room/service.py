@@ -22,6 +22,7 @@ from typing import Any
 import msgspec
 
 from plugins.registry import GAMES
+from server import metrics
 from server.errors import (
     ALREADY_REFUSED,
     BAD_REQUEST,
@@ -350,6 +351,7 @@ class RoomService:
                     return self._repeated(code, rep.seen)
                 except VersionMismatch:
                     self._cache.pop(code, None)
+                    metrics.COMMIT_RETRIES.inc()
                     continue
                 except RoomGone:
                     self._cache.pop(code, None)
@@ -357,6 +359,7 @@ class RoomService:
                 except StoreUnavailable as exc:
                     self._cache.pop(code, None)
                     raise (_unconfirmed() if exc.maybe_applied else _unavailable()) from None
+                metrics.COMMITS.inc()
                 game_session.remember(table)
                 self._cache[code] = _Cached(table.version, blob, table, game_session.kept(table))
                 if self.on_commit is not None:

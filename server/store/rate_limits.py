@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 import msgspec
 
+from server import metrics
 from server.errors import RATE_LIMITED, UNAVAILABLE, CardtableError
 from server.store.base import Store
 from server.store.redis_store import StoreUnavailable
@@ -113,6 +114,7 @@ class SlidingLimiter:
         if full is None:
             return entry
         index, oldest = full
+        metrics.RATE_LIMITED.labels(self.name).inc()
         wait = max(0.0, oldest + self.windows[index].seconds - now)
         raise RateLimited(
             f"Too many {self.what} from your address; try again in {wait_words(wait)}.", wait
