@@ -6,7 +6,7 @@ PORT   ?= 8080
 HOST   ?= 127.0.0.1
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test test-fast setup web webtest chromium lint typecheck pytest bench clean
+.PHONY: run test test-fast setup web webtest chromium lint typecheck pytest bench clean generate
 
 run: setup web
 	$(VENV)/bin/cardtable serve --host $(HOST) --port $(PORT)
@@ -48,6 +48,11 @@ $(CHROMIUM):
 lint: setup
 	$(VENV)/bin/ruff check server plugins tests bench
 	$(VENV)/bin/ruff format --check server plugins tests bench
+
+# The protocol written out from the server's msgspec structs: TypeScript wire types for the page
+# and the HTTP routes' OpenAPI document. tests/layout/test_generated.py fails when they drift.
+generate: setup
+	$(PY) -m server.net.typegen
 
 typecheck: setup
 	$(VENV)/bin/mypy server plugins
