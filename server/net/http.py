@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import msgspec
 from aiohttp import BodyPartReader, web
 
 from plugins.registry import GAMES
@@ -31,6 +32,7 @@ from server.homemade import library
 from server.homemade import service as homemade
 from server.homemade.gamefile import MAX_FILE_BYTES
 from server.homemade.images import MAX_IMAGE_BYTES
+from server.net import http_types as bodies
 from server.net.addresses import request_address
 from server.net.limits import check_payload, count_misses, miss_limiter
 from server.net.messages import CreateRoom, parse, utf8_text
@@ -296,19 +298,26 @@ async def _read_capped(request: web.Request, cap: int) -> bytes:
 
 
 def _created(request: web.Request, table: Table) -> web.Response:
+    logs.bind(table.code)
+    log.info("room created (%d seats)", table.seats)
     path = f"/r/{table.code}"
-    return web.json_response(
-        {
-            "code": table.code,
-            "display": codes.pretty(table.code),
-            "path": path,
-            "url": str(request.url.with_path(path).with_query(None)),
-            "template": table.template,
-            "seats": table.seats,
-            "game": table.game.name if table.game else None,
-        },
+    return _body(
+        bodies.RoomCreated(
+            code=table.code,
+            display=codes.pretty(table.code),
+            path=path,
+            url=str(request.url.with_path(path).with_query(None)),
+            template=table.template,
+            seats=table.seats,
+            game=table.game.name if table.game else None,
+        ),
         status=201,
     )
+
+
+def _body(body: msgspec.Struct, status: int = 200) -> web.Response:
+    """A response built from its struct (server/net/http_types.py), as docs/openapi.json says."""
+    return web.json_response(msgspec.to_builtins(body), status=status)
 
 
 async def room_info(request: web.Request) -> web.Response:
@@ -318,15 +327,15 @@ async def room_info(request: web.Request) -> web.Response:
         )
     except CardtableError as err:
         return _error(err, _status_for(err))
-    return web.json_response(
-        {
-            "code": table.code,
-            "display": codes.pretty(table.code),
-            "seats": table.seats,
-            "template": table.template,
-            "players": len(table.players),
-            "version": table.version,
-        }
+    return _body(
+        bodies.RoomInfo(
+            code=table.code,
+            display=codes.pretty(table.code),
+            seats=table.seats,
+            template=table.template,
+            players=len(table.players),
+            version=table.version,
+        )
     )
 
 
@@ -413,8 +422,9 @@ async def upload_image(request: web.Request) -> web.Response:
         )
     except CardtableError as err:
         return _error(err, _status_for(err))
-    return web.json_response(
-        {"hash": digest, "type": kind, "url": f"/api/rooms/{code}/images/{digest}"}, status=201
+    return _body(
+        bodies.ImageStored(hash=digest, type=kind, url=f"/api/rooms/{code}/images/{digest}"),
+        status=201,
     )
 
 
@@ -468,8 +478,8 @@ async def parse_deck(request: web.Request) -> web.Response:
 async def healthz(request: web.Request) -> web.Response:
     rooms = request.app[ROOMS_KEY]
     ok = await rooms.store.ping()
-    return web.json_response(
-        {"status": "ok" if ok else "degraded", "store": "ok" if ok else "unreachable"},
+    return _body(
+        bodies.Health(status="ok" if ok else "degraded", store="ok" if ok else "unreachable"),
         status=200 if ok else 503,
     )
 

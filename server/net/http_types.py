@@ -93,11 +93,12 @@ class Health(msgspec.Struct, kw_only=True):
     store: Literal["ok", "unreachable"]
 
 
-class ErrorBody(msgspec.Struct, kw_only=True):
-    """Every refused request: the ``error`` event's body (docs/protocol.md, error codes)."""
+class ErrorBody(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Every refused request: the ``error`` event's body (docs/protocol.md, error codes);
+    ``retryable`` and ``rule`` only when they say something."""
 
     code: str
     message: str
-    ref: int | str | None = None
+    ref: int | str | None
     retryable: bool = False
     rule: dict[str, Any] | None = None

@@ -557,11 +557,11 @@ export interface ClientEvents {
   chat: ChatMsg;
 }
 
-/** Every refused request: the `error` event's body (docs/protocol.md, error codes). */
+/** Every refused request: the `error` event's body (docs/protocol.md, error codes); `retryable` and `rule` only when they say something. */
 export interface ErrorBody {
   code: string;
   message: string;
-  ref?: number | string | null;
+  ref: number | string | null;
   retryable?: boolean;
   rule?: Record<string, unknown> | null;
 }
