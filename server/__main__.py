@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from dataclasses import replace
 from pathlib import Path
 
+from server import logs
 from server.config import Config, Network, parse_network
 
 
@@ -55,6 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         choices=["debug", "info", "warning", "error"],
         help="default info",
+    )
+    serve.add_argument(
+        "--log-format",
+        default=None,
+        choices=["text", "json"],
+        help="text, or json: one object per line with room and player "
+        "(default $CARDTABLE_LOG_FORMAT or text)",
     )
     serve.add_argument(
         "--room-ttl",
@@ -165,6 +172,7 @@ def config_from_args(argv: list[str] | None = None) -> Config:
         redis_url=args.redis_url,
         data_dir=args.data_dir,
         log_level=args.log_level,
+        log_format=args.log_format,
         room_ttl_seconds=args.room_ttl_seconds,
         grace_seconds=args.grace_seconds,
         heartbeat_seconds=args.heartbeat_seconds,
@@ -197,9 +205,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return simulate(args[1:])
     cfg = config_from_args(argv)
-    logging.basicConfig(
-        level=cfg.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    logs.setup(cfg.log_level, cfg.log_format)
     try:
         import uvloop
 

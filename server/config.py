@@ -48,6 +48,7 @@ class Config:
     redis_url: str | None = None  # None: the embedded default store under data_dir
     data_dir: Path = field(default_factory=lambda: Path("var"))
     log_level: str = "info"
+    log_format: str = "text"  # "text", or "json": one object per line, with room and player
     fsync: str = "always"  # embedded store's appendfsync: "always" or "everysec"
     web_dir: Path = field(default_factory=lambda: ROOT / "web" / "dist")
     limits: Limits = field(default_factory=Limits)
@@ -85,6 +86,8 @@ class Config:
             cfg.port = int(env["PORT"])
         if env.get("CARDTABLE_DATA_DIR"):
             cfg.data_dir = Path(env["CARDTABLE_DATA_DIR"])
+        if env.get("CARDTABLE_LOG_FORMAT"):
+            cfg.log_format = env["CARDTABLE_LOG_FORMAT"]
         if env.get("CARDTABLE_TRUSTED_PROXIES"):
             cfg.trusted_proxies = parse_networks([env["CARDTABLE_TRUSTED_PROXIES"]])
         for key, value in overrides.items():

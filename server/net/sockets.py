@@ -16,7 +16,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from server import metrics
+from server import logs, metrics
 from server.config import Config
 from server.errors import (
     BAD_REQUEST,
@@ -128,6 +128,7 @@ class SocketHandlers:
                 session = self.sessions.get(sid)
                 if session is None:
                     return
+                logs.bind(session.code, session.player_id)
                 if session.out_of_date:
                     raise out_of_date()
                 session.bucket.take()
@@ -355,6 +356,8 @@ class SocketHandlers:
         if s.code is not None:
             await self._leave(s)
         s.code, s.player_id, s.seat = code, joined.player.id, joined.player.seat
+        logs.bind(code, s.player_id)
+        log.info("joined (seat %s)", s.seat)
         await self.sio.enter_room(sid, f"{code}/{ALL}")
         await self.rooms.store.touch_presence({code: [s.member]}, time.time())
         await self.reply(
