@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import json
+import logging
 import math
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -25,7 +26,7 @@ import msgspec
 from aiohttp import BodyPartReader, web
 
 from plugins.registry import GAMES
-from server import metrics
+from server import logs, metrics
 from server.config import Config
 from server.errors import BAD_REQUEST, METHOD_NOT_ALLOWED, ROOM_NOT_FOUND, TOO_LARGE, CardtableError
 from server.homemade import library
@@ -52,6 +53,7 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+log = logging.getLogger("cardtable.http")
 ROOMS_KEY: web.AppKey[RoomService] = web.AppKey("rooms", RoomService)
 CONFIG_KEY: web.AppKey[Config] = web.AppKey("config", Config)
 T = TypeVar("T")
