@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal, TypeVar
 import msgspec
 
 from server.errors import BAD_REQUEST, CardtableError
+from server.room.host import HostAction
 
 # A ``ref`` is an int or a short string, or absent; ``"ref": null`` is refused (msgspec checks a
 # value against the annotation, not the default, so only a missing ``ref`` becomes None).
@@ -60,7 +61,7 @@ class Game(_Event):
 
 
 class Host(_Event):
-    action: Literal["lock", "unlock", "remove", "game", "bot", "start", "edit", "public"]
+    action: HostAction
     who: Literal["host", "all"] | None = None  # "edit": who may edit the table
     player: Annotated[str, msgspec.Meta(max_length=40)] | None = None
     game: Annotated[str, msgspec.Meta(max_length=40)] | None = None

@@ -42,7 +42,7 @@ from server.net.messages import (
 from server.net.session import Handler, Session
 from server.net.sio import GuardedServer
 from server.net.social_events import SocialHandlers, out_of_date
-from server.room import codes
+from server.room import codes, host
 from server.room.fanout import Conn, Feeds, Subscriber
 from server.room.scheduling import Scheduler
 from server.room.service import ALL, Joined, RoomService
@@ -413,17 +413,8 @@ class SocketHandlers:
         assert self.rooms is not None
         msg = parse(Host, data, "host")
         code, pid = self.joined(s)
-        given = {k for k in ("player", "game", "options", "seat", "who", "public") if k in data}
-        allowed = {
-            "lock": set(),
-            "unlock": set(),
-            "remove": {"player"},
-            "game": {"game", "options"},
-            "bot": {"seat"},
-            "start": set(),
-            "edit": {"who"},
-            "public": {"public"},
-        }[msg.action]
+        given = {k for k in host.FIELDS if k in data}
+        allowed = host.TAKES[msg.action]
         if given - allowed:
             raise CardtableError(
                 BAD_REQUEST, f"'host' {msg.action} takes no {sorted(given - allowed)[0]!r}."

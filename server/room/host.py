@@ -5,6 +5,7 @@ changes to a table."""
 from __future__ import annotations
 
 import random
+from typing import Literal, get_args
 
 from plugins.registry import GAMES
 from server.errors import BAD_REQUEST, FORBIDDEN, CardtableError
@@ -13,7 +14,24 @@ from server.room.players import add_computer, hash_token, player_of, remove_play
 from server.table.apply import Change, board, new_id
 from server.table.objects import Board, Table
 
-ACTIONS = ("lock", "unlock", "remove", "game", "bot", "start", "edit", "public")
+# The host's actions: the one list (the ``host`` event's schema, the service's check and the
+# generated TypeScript all read it).
+HostAction = Literal["lock", "unlock", "remove", "game", "bot", "start", "edit", "public"]
+ACTIONS: tuple[str, ...] = get_args(HostAction)
+# The ``host`` event's fields each action takes besides ``action`` (any other is refused).
+TAKES: dict[str, frozenset[str]] = {
+    "lock": frozenset(),
+    "unlock": frozenset(),
+    "remove": frozenset({"player"}),
+    "game": frozenset({"game", "options"}),
+    "bot": frozenset({"seat"}),
+    "start": frozenset(),
+    "edit": frozenset({"who"}),
+    "public": frozenset({"public"}),
+}
+FIELDS: frozenset[str] = frozenset().union(*TAKES.values())
+if set(TAKES) != set(ACTIONS):  # pragma: no cover - caught at import, by every test
+    raise AssertionError("host.TAKES must name every host action")
 EDITORS = ("host", "all")
 
 

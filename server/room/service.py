@@ -37,7 +37,7 @@ from server.errors import (
 from server.game import rules as games
 from server.game import session as game_session
 from server.game.patch import diff
-from server.room import codes
+from server.room import codes, host
 from server.room.fanout import CatchUp
 from server.room.players import clean_name, find_returning, hash_token, player_of
 from server.room.reducer import (
@@ -524,10 +524,10 @@ class RoomService:
         once: str | None = None,
     ) -> Commit:
         """Host only: lock/unlock, remove a player, game rules on/off, computers, start."""
-        if action not in ("lock", "unlock", "remove", "game", "bot", "start", "edit", "public"):
+        if action not in host.ACTIONS:
             raise CardtableError(
                 BAD_REQUEST,
-                "Host actions are lock, unlock, remove, game, bot, start, edit and public.",
+                f"Host actions are {', '.join(host.ACTIONS[:-1])} and {host.ACTIONS[-1]}.",
             )
         return await self._mutate(
             code, Host(player_id, str(action), target), player_id, reason="host", once=once
