@@ -14,6 +14,7 @@ from server.config import Config
 from server.net import wire
 from server.net.http import (
     CONFIG_KEY,
+    FEED_ALIVE_KEY,
     ROOMS_KEY,
     add_routes,
     not_found_page,
@@ -78,6 +79,7 @@ def create_app(config: Config) -> web.Application:
     app[SIO_KEY] = sio
     app[HANDLERS_KEY] = handlers
     app[CONFIG_KEY] = config
+    app[FEED_ALIVE_KEY] = handlers.feed_alive
 
     async def store_ctx(app: web.Application) -> AsyncIterator[None]:
         embedded: EmbeddedRedis | None = None

@@ -56,6 +56,8 @@ SECURITY_HEADERS = {
 log = logging.getLogger("cardtable.http")
 ROOMS_KEY: web.AppKey[RoomService] = web.AppKey("rooms", RoomService)
 CONFIG_KEY: web.AppKey[Config] = web.AppKey("config", Config)
+# Whether this process's feed subscriber reads other processes' commits (set by the app).
+FEED_ALIVE_KEY: web.AppKey[Callable[[], bool]] = web.AppKey("feed_alive")
 T = TypeVar("T")
 
 _FALLBACK = """<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -493,6 +495,22 @@ async def metrics_page(request: web.Request) -> web.Response:
     return resp
 
 
+async def readyz(request: web.Request) -> web.Response:
+    """Ready for traffic: the store answers and this process's feed subscriber is reading."""
+    store = await request.app[ROOMS_KEY].store.ping() if ROOMS_KEY in request.app else False
+    alive = request.app.get(FEED_ALIVE_KEY)
+    feed = alive is not None and alive()
+    ready = store and feed
+    return _body(
+        bodies.Ready(
+            status="ready" if ready else "not ready",
+            store="ok" if store else "unreachable",
+            feed="ok" if feed else "down",
+        ),
+        status=200 if ready else 503,
+    )
+
+
 def add_routes(app: web.Application, config: Config) -> None:
     app.router.add_get("/", index)
     app.router.add_get("/r/{code}", room_page)
@@ -505,6 +523,7 @@ def add_routes(app: web.Application, config: Config) -> None:
     app.router.add_post("/api/rooms/{code}/images", upload_image)
     app.router.add_get("/api/rooms/{code}/images/{hash}", get_image)
     app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)
     app.router.add_get("/metrics", metrics_page)
     assets = config.web_dir
     if assets.exists():

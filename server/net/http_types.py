@@ -93,6 +93,15 @@ class Health(msgspec.Struct, kw_only=True):
     store: Literal["ok", "unreachable"]
 
 
+class Ready(msgspec.Struct, kw_only=True):
+    """``GET /readyz``: 200 "ready" only while the store answers and this process's feed
+    subscriber reads other processes' commits; 503 "not ready" otherwise."""
+
+    status: Literal["ready", "not ready"]
+    store: Literal["ok", "unreachable"]
+    feed: Literal["ok", "down"]
+
+
 class ErrorBody(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Every refused request: the ``error`` event's body (docs/protocol.md, error codes);
     ``retryable`` and ``rule`` only when they say something."""

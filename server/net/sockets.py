@@ -108,6 +108,10 @@ class SocketHandlers:
         self.scheduler = Scheduler(rooms.auto_step, follows=lambda code: code in feeds.rooms)
         rooms.on_wake = self.scheduler.wake
 
+    def feed_alive(self) -> bool:
+        """Other processes' commits reach this process's rooms (for /readyz)."""
+        return self.feeds is not None and self.feeds.alive()
+
     async def stop(self) -> None:
         if self.scheduler is not None:
             await self.scheduler.close()

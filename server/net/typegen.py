@@ -227,6 +227,7 @@ def typescript() -> str:
         H.ImageStored,
         H.DeckParsed,
         H.Health,
+        H.Ready,
         M.CreateRoom,
         CardSpec,
     ):
@@ -259,6 +260,7 @@ def openapi() -> dict[str, Any]:
             H.DeckParsed,
             H.ImageStored,
             H.Health,
+            H.Ready,
             H.ErrorBody,
         ],
         ref_template="#/components/schemas/{name}",
@@ -333,6 +335,15 @@ def openapi() -> dict[str, Any]:
                 "responses": {
                     "200": _reply(_ref("Health"), "Healthy."),
                     "503": _reply(_ref("Health"), "The store is unreachable."),
+                },
+            }
+        },
+        "/readyz": {
+            "get": {
+                "summary": "Ready for traffic: the store answers and the feed subscriber reads?",
+                "responses": {
+                    "200": _reply(_ref("Ready"), "Ready."),
+                    "503": _reply(_ref("Ready"), "The store or the feed subscriber is down."),
                 },
             }
         },

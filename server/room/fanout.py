@@ -431,6 +431,11 @@ class Feeds:
             if self.subscriber is not None:
                 await self.subscriber.unsubscribe(code)
 
+    def alive(self) -> bool:
+        """Other processes' commits reach this process: no subscriber is needed (one process
+        on its own store), or it is reading its channels."""
+        return self.subscriber is None or self.subscriber.alive()
+
     async def close(self) -> None:
         for feed in list(self.rooms.values()):
             await feed.close()
@@ -452,6 +457,11 @@ class Subscriber:
         self.codes: dict[bytes, str] = {}
         self.confirmed: dict[bytes, asyncio.Future[None]] = {}
         self.task: asyncio.Task[None] | None = None
+        self.broken = False  # the pub/sub connection failed and is not back yet
+
+    def alive(self) -> bool:
+        """The reader runs and its connection answers (or nothing was subscribed yet)."""
+        return self.task is None or (not self.task.done() and not self.broken)
 
     async def subscribe(self, code: str) -> None:
         channel = self.channel_of(code).encode()
@@ -475,19 +485,18 @@ class Subscriber:
             await self.pubsub.unsubscribe(channel)
 
     async def _read(self) -> None:
-        broken = False
         while True:
             try:
                 msg = await self.pubsub.get_message(timeout=1.0)
-                if broken:
-                    broken = False
+                if self.broken:
+                    self.broken = False
                     self.feeds().reconnected()
             except asyncio.CancelledError:
                 raise
             except Exception:
-                if not broken:
+                if not self.broken:
                     log.warning("feed subscription lost; retrying")
-                broken = True
+                self.broken = True
                 await asyncio.sleep(0.5)
                 continue
             if msg is None:

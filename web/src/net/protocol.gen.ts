@@ -620,6 +620,13 @@ export interface Health {
   store: "ok" | "unreachable";
 }
 
+/** `GET /readyz`: 200 "ready" only while the store answers and this process's feed subscriber reads other processes' commits; 503 "not ready" otherwise. */
+export interface Ready {
+  status: "not ready" | "ready";
+  store: "ok" | "unreachable";
+  feed: "down" | "ok";
+}
+
 /** `POST /api/rooms`: a free-play room (template, seats), a game room (game, options), or a homemade game from a game file or the built-in library (alone). */
 export interface CreateRoom {
   template?: string | null;
