@@ -382,7 +382,11 @@ async def watched(game: str, args: argparse.Namespace) -> dict[str, Any]:
                 # The main bench's rooms: the standard deck, every player may add objects.
                 layout = json.loads(
                     (
-                        Path(__file__).parent.parent / "server" / "library" / "standard.json"
+                        Path(__file__).parent.parent
+                        / "server"
+                        / "homemade"
+                        / "library"
+                        / "standard.json"
                     ).read_text()
                 )
                 layout.update(seats=4, edit="all")
