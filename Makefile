@@ -53,6 +53,7 @@ lint: setup
 # and the HTTP routes' OpenAPI document. tests/layout/test_generated.py fails when they drift.
 generate: setup
 	$(PY) -m server.net.typegen
+	$(PY) -m server.settings_doc
 
 typecheck: setup
 	$(VENV)/bin/mypy server plugins

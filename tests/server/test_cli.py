@@ -91,3 +91,29 @@ def test_trusted_proxies_and_miss_limits(monkeypatch, capsys):
         config_from_args(["serve", "--trusted-proxy", "proxy.local"])
     assert done.value.code == 2
     assert "not an IP network or address: 'proxy.local'" in capsys.readouterr().err
+
+
+def test_readme_table_of_settings_is_generated_from_the_config_fields():
+    """README's table is what ``make generate`` writes from server/config.py: change a default,
+    a flag or a help text there and this fails until the table is generated again."""
+    from server.config import ROOT
+    from server.settings_doc import with_table
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert with_table(readme) == readme, "README's settings table drifted: run `make generate`"
+
+
+def test_every_flag_and_default_comes_from_one_config_field(capsys):
+    from server.config import Config, settings
+
+    base = Config()
+    with pytest.raises(SystemExit):
+        config_from_args(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for one in settings():
+        assert f"--{one.flag}" in text
+        assert f"(default {one.shown_default().replace('`', '')}" in text
+        if "." not in one.name:
+            assert one.default == getattr(base, one.name)
+    flagged = {one.name for one in settings()}
+    assert {"host", "port", "redis_url", "grace_seconds", "trusted_proxies"} <= flagged
