@@ -28,24 +28,38 @@ def is_joker(card: str) -> bool:
     return card in JOKERS
 
 
+# Every card code and what it reads as: the one parse of a code (the server's table, the
+# engines and, through the generated TypeScript, the page all take codes from here).
+_PARSED: dict[str, tuple[str, int]] = {
+    **{f"{s}{r}": (s, r) for s in SUITS for r in range(1, 14)},
+    **{j: ("J", 0) for j in JOKERS},
+}
+
+
+def parse_card(value: object, *, jokers: bool = True) -> tuple[str, int] | None:
+    """``(suit letter, rank)`` of a card code (ace 1, ``("J", 0)`` for a joker), or None when
+    ``value`` is not one (nor a joker, unless ``jokers``)."""
+    if not isinstance(value, str):
+        return None
+    parsed = _PARSED.get(value)
+    if parsed is None or (not jokers and parsed[1] == 0):
+        return None
+    return parsed
+
+
 def is_card(value: object, *, jokers: bool = False) -> bool:
     """Whether ``value`` is a card code (jokers only when ``jokers``)."""
-    if not isinstance(value, str):
-        return False
-    return value in _STANDARD_SET or (jokers and value in JOKERS)
-
-
-_STANDARD_SET = frozenset(STANDARD)
+    return parse_card(value, jokers=jokers) is not None
 
 
 def suit(card: str) -> str:
     """``"H"`` for ``"H12"``; ``"J"`` for a joker."""
-    return card[0]
+    return _PARSED[card][0]
 
 
 def rank(card: str) -> int:
     """1..13 (ace low); 0 for a joker."""
-    return 0 if card in JOKERS else int(card[1:])
+    return _PARSED[card][1]
 
 
 def rank_high(card: str) -> int:
@@ -93,7 +107,7 @@ def sort_key(card: str, *, ace_high: bool = False, suits: str = SUITS) -> tuple[
     if card in JOKERS:
         return (len(suits), JOKERS.index(card))
     r = rank_high(card) if ace_high else rank(card)
-    return (suits.index(card[0]), r)
+    return (suits.index(suit(card)), r)
 
 
 def sort_cards(cards: Iterable[str], *, ace_high: bool = False, suits: str = SUITS) -> list[str]:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from plugins.base import Engine
-from plugins.cards import rank_high
+from plugins.cards import SUITS, rank_high, suit
 
 SPADE = "S"
 SIDE_SUITS = "CDH"
@@ -90,9 +90,9 @@ def _wants_blind_nil(view: dict[str, Any], player: int) -> bool:
 
 def _suits(hand: Sequence[str]) -> dict[str, list[int]]:
     """Ranks (ace 14) per suit, highest first."""
-    out: dict[str, list[int]] = {s: [] for s in "CDHS"}
+    out: dict[str, list[int]] = {s: [] for s in SUITS}
     for c in hand:
-        out[c[0]].append(rank_high(c))
+        out[suit(c)].append(rank_high(c))
     for ranks in out.values():
         ranks.sort(reverse=True)
     return out
@@ -149,9 +149,9 @@ def _exchange(view: dict[str, Any], player: int) -> dict[str, Any]:
     """The blind nil bidder passes its two most dangerous cards; the partner its two safest."""
     hand: list[str] = view["hand"]
     if view["exchange"]["blind"] == player:
-        chosen = sorted(hand, key=lambda c: (c[0] == SPADE, rank_high(c)), reverse=True)[:2]
+        chosen = sorted(hand, key=lambda c: (suit(c) == SPADE, rank_high(c)), reverse=True)[:2]
     else:
-        chosen = sorted(hand, key=lambda c: (c[0] == SPADE, rank_high(c)))[:2]
+        chosen = sorted(hand, key=lambda c: (suit(c) == SPADE, rank_high(c)))[:2]
     return {"type": "pass_cards", "cards": [c for c in hand if c in chosen]}
 
 
@@ -159,9 +159,9 @@ def _exchange(view: dict[str, Any], player: int) -> dict[str, Any]:
 
 
 def beats(card: str, best: str) -> bool:
-    if card[0] == best[0]:
+    if suit(card) == suit(best):
         return rank_high(card) > rank_high(best)
-    return card[0] == SPADE
+    return suit(card) == SPADE
 
 
 def _winning(trick: list[dict[str, Any]]) -> tuple[int, str]:
@@ -174,16 +174,16 @@ def _winning(trick: list[dict[str, Any]]) -> tuple[int, str]:
 
 def _low(cards: Sequence[str]) -> str:
     """The cheapest card: lowest rank, a non-spade before a spade."""
-    return min(cards, key=lambda c: (rank_high(c) + (13 if c[0] == SPADE else 0), c))
+    return min(cards, key=lambda c: (rank_high(c) + (13 if suit(c) == SPADE else 0), c))
 
 
 def _high(cards: Sequence[str]) -> str:
-    return max(cards, key=lambda c: (rank_high(c) + (13 if c[0] == SPADE else 0), c))
+    return max(cards, key=lambda c: (rank_high(c) + (13 if suit(c) == SPADE else 0), c))
 
 
 def _is_boss(card: str, gone: set[str]) -> bool:
     """No higher card of its suit is still out in the other hands."""
-    return all(f"{card[0]}{1 if r == 14 else r}" in gone for r in range(rank_high(card) + 1, 15))
+    return all(f"{suit(card)}{1 if r == 14 else r}" in gone for r in range(rank_high(card) + 1, 15))
 
 
 def choose_card(view: dict[str, Any], player: int, cards: list[str], rng: random.Random) -> str:
@@ -227,10 +227,10 @@ def choose_card(view: dict[str, Any], player: int, cards: list[str], rng: random
     if win_player == partner and (last or _is_boss(win_card, gone)):
         return _discard(losers or cards, want)
     if want and winners:
-        led = trick[0]["card"][0]
+        led = suit(trick[0]["card"])
         if last:
             return _low(winners)
-        bosses = [c for c in winners if c[0] == led and _is_boss(c, gone)]
+        bosses = [c for c in winners if suit(c) == led and _is_boss(c, gone)]
         if bosses:
             return _low(bosses)
         return _low(winners)
@@ -245,7 +245,7 @@ def _need(bids: Sequence[int | None], taken: Sequence[int], side: Sequence[int])
 
 def _discard(cards: Sequence[str], want: bool) -> str:
     """Keep winners while tricks are needed; otherwise dump the high cards."""
-    side = [c for c in cards if c[0] != SPADE] or list(cards)
+    side = [c for c in cards if suit(c) != SPADE] or list(cards)
     return _low(side) if want else _high(side)
 
 
@@ -264,17 +264,17 @@ def _lead(
         return _high(bosses) if bosses else _high(cards)
     if not want:
         return _low(cards)
-    side_bosses = [c for c in bosses if c[0] != SPADE]
+    side_bosses = [c for c in bosses if suit(c) != SPADE]
     if side_bosses:
         return rng.choice(sorted(side_bosses))
     if bosses:
         return _high(bosses)
-    side = [c for c in cards if c[0] != SPADE]
+    side = [c for c in cards if suit(c) != SPADE]
     if not side:
         return _low(cards)
     by_suit: dict[str, list[str]] = {}
     for c in side:
-        by_suit.setdefault(c[0], []).append(c)
+        by_suit.setdefault(suit(c), []).append(c)
     longest = max(len(v) for v in by_suit.values())
-    suit = min(s for s, v in by_suit.items() if len(v) == longest)
-    return _low(by_suit[suit])
+    longest_suit = min(s for s, v in by_suit.items() if len(v) == longest)
+    return _low(by_suit[longest_suit])

@@ -106,7 +106,7 @@ from plugins.base import (
     load_state,
     plain,
 )
-from plugins.cards import STANDARD, SUIT_NAMES, bad_card, card_name, rank_high
+from plugins.cards import STANDARD, SUIT_NAMES, bad_card, card_name, rank_high, suit
 from plugins.spades.actions import Bid, Look, NextDeal, PassCards, Play, SpadesAction
 
 PLAYERS = 4
@@ -133,7 +133,7 @@ PHASES = (BIDDING, EXCHANGE, PLAYING, TRICK_DONE, DEAL_OVER, GAME_OVER)
 SPADE = "S"
 DISPLAY_SUITS = "DCHS"
 _HIGH = {c: rank_high(c) for c in STANDARD}
-_ORDER = {c: (DISPLAY_SUITS.index(c[0]), _HIGH[c]) for c in STANDARD}
+_ORDER = {c: (DISPLAY_SUITS.index(suit(c)), _HIGH[c]) for c in STANDARD}
 _DECK = frozenset(STANDARD)
 
 
@@ -236,9 +236,9 @@ def sort_hand(cards: Sequence[str]) -> tuple[str, ...]:
 
 def beats(card: str, best: str) -> bool:
     """Whether ``card`` takes the trick from ``best``, the card winning it so far (rule 9)."""
-    if card[0] == best[0]:
+    if suit(card) == suit(best):
         return _HIGH[card] > _HIGH[best]
-    return card[0] == SPADE
+    return suit(card) == SPADE
 
 
 def trick_winner(leader: int, cards: Sequence[str]) -> int:
@@ -577,12 +577,12 @@ class Spades:
             return []
         hand = state.hands[player]
         if state.trick:
-            led = state.trick[0][0]
-            same = [c for c in hand if c[0] == led]
+            led = suit(state.trick[0])
+            same = [c for c in hand if suit(c) == led]
             return same or list(hand)
         if state.spades_broken:
             return list(hand)
-        others = [c for c in hand if c[0] != SPADE]
+        others = [c for c in hand if suit(c) != SPADE]
         return others or list(hand)
 
     def legal_actions(self, state: SpadesState, player: int) -> list[dict[str, Any]]:
@@ -714,16 +714,18 @@ class Spades:
         if card not in hand:
             return Rejection("not_in_hand", f"You don't hold the {card_name(card)}.")
         if state.trick:
-            led = state.trick[0][0]
-            if card[0] != led:
-                follow = [c for c in hand if c[0] == led]
+            led = suit(state.trick[0])
+            if suit(card) != led:
+                follow = [c for c in hand if suit(c) == led]
                 if follow:
                     return Rejection(
                         "must_follow_suit",
                         f"You must follow suit: {SUIT_NAMES[led]} were led and you hold the "
                         f"{card_name(follow[0])}.",
                     )
-        elif card[0] == SPADE and not state.spades_broken and any(c[0] != SPADE for c in hand):
+        elif (
+            suit(card) == SPADE and not state.spades_broken and any(suit(c) != SPADE for c in hand)
+        ):
             if not state.tricks:
                 msg = "The first trick can't be led with a spade while you hold another suit."
             else:
@@ -734,7 +736,7 @@ class Spades:
             state,
             hands=_set(state.hands, player, tuple(c for c in hand if c != card)),
             trick=trick,
-            spades_broken=state.spades_broken or card[0] == SPADE,
+            spades_broken=state.spades_broken or suit(card) == SPADE,
         )
         if len(trick) < PLAYERS:
             return replace(after, turn=(player + 1) % PLAYERS)
@@ -1123,8 +1125,8 @@ def _validate(state: SpadesState) -> None:
         _check(t.leader == expected_leader, "Each trick is led by the winner of the one before.")
         _check(t.winner == trick_winner(t.leader, t.cards), "A trick's winner is wrong.")
         expected_leader = t.winner
-    broken = any(c[0] == SPADE for t in state.tricks for c in t.cards) or any(
-        c[0] == SPADE for c in state.trick
+    broken = any(suit(c) == SPADE for t in state.tricks for c in t.cards) or any(
+        suit(c) == SPADE for c in state.trick
     )
     _check(state.spades_broken == broken, "spades_broken must say whether a spade was played.")
 

@@ -21,6 +21,7 @@ from typing import Any, get_args
 import msgspec
 from msgspec import inspect as mi
 
+from plugins import cards
 from server.net import http_types as H
 from server.net import messages as M
 from server.table import objects as O
@@ -177,6 +178,11 @@ def typescript() -> str:
     w = _Writer()
     w.out.append(HEADER.rstrip("\n"))
     w.out.append(f"export const TABLE_W = {O.TABLE_W:g};\nexport const TABLE_H = {O.TABLE_H:g};")
+    w.const(
+        "SUITS", list(cards.SUITS), "Suit", "A card code's suit letter (`S12`: queen of spades)."
+    )
+    w.const("JOKERS", cards.JOKERS, "Joker", "The jokers' codes: red, then black.")
+    w.const("CARD_CODES", cards.STANDARD, "CardCode", "The standard codes: suit, rank (ace 1).")
     w.const("OP_NAMES", P.OP_NAMES, "OpName", "Every operation's `op`.")
     w.const(
         "EDIT_OPS",

@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from plugins import cards
 from server.errors import (
     CONFLICT,
     FORBIDDEN,
@@ -501,7 +502,7 @@ def roll(ctx: Ctx, actor: Actor, op: O.Roll, limits: Limits) -> str:
     return f"{actor.name} rolled a {d.value}"
 
 
-STANDARD_FACES = [f"{s}{r}" for s in "CDHS" for r in range(1, 14)]
+STANDARD_FACES = list(cards.STANDARD)  # the card codes: plugins/cards.py, the one list
 
 
 def create(ctx: Ctx, actor: Actor, op: O.Create, limits: Limits) -> str:

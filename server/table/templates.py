@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from plugins.cards import JOKERS
 from server.errors import BAD_REQUEST, CardtableError
 from server.table.apply import STANDARD_FACES, new_id
 from server.table.objects import TABLE_H, TABLE_W, Card, Hand, Stack, Table, hand_id
@@ -44,5 +45,5 @@ def new_table(
     if template == "standard":
         _deck(table, list(STANDARD_FACES), cx, cy, rng)
     elif template == "standard-jokers":
-        _deck(table, [*STANDARD_FACES, "J1", "J2"], cx, cy, rng)
+        _deck(table, [*STANDARD_FACES, *JOKERS], cx, cy, rng)
     return table

@@ -4,6 +4,18 @@
 export const TABLE_W = 1600;
 export const TABLE_H = 1000;
 
+/** A card code's suit letter (`S12`: queen of spades). */
+export const SUITS = ["C", "D", "H", "S"] as const;
+export type Suit = (typeof SUITS)[number];
+
+/** The jokers' codes: red, then black. */
+export const JOKERS = ["J1", "J2"] as const;
+export type Joker = (typeof JOKERS)[number];
+
+/** The standard codes: suit, rank (ace 1). */
+export const CARD_CODES = ["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10", "C11", "C12", "C13", "D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D12", "D13", "H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8", "H9", "H10", "H11", "H12", "H13", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "S11", "S12", "S13"] as const;
+export type CardCode = (typeof CARD_CODES)[number];
+
 /** Every operation's `op`. */
 export const OP_NAMES = ["background", "chips_add", "chips_move", "counter", "create", "deal", "delete", "flip", "merge", "move", "move_many", "press", "roll", "rotate", "shuffle", "split", "take", "undo", "update"] as const;
 export type OpName = (typeof OP_NAMES)[number];
