@@ -61,10 +61,12 @@ from server.table.objects import (
     Stack,
     Table,
     hand_id,
+    kind_of,
 )
 from server.table.view import in_other_hand
 
-MARKERS = {"chips": Chips, "counter": Counter, "label": Label}
+# The table objects a binding's markers may be (plugins/base.py Marker.kind), by kind.
+MARKERS: dict[str, type[Chips | Counter | Label]] = {kind_of(c): c for c in (Chips, Counter, Label)}
 
 
 def binding_for(table: Table) -> Binding | None:

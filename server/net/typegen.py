@@ -192,7 +192,7 @@ def typescript() -> str:
     )
     w.const(
         "OBJECT_KINDS",
-        [str(c.__struct_config__.tag) for c in OBJECTS],
+        list(O.KINDS),
         "ObjKind",
         "Every table object's `t`.",
     )

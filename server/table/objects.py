@@ -8,7 +8,7 @@ a stale view is refused with ``conflict``). A card lives in exactly one place: l
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 
@@ -115,6 +115,15 @@ class Board(Placed, tag="board", kw_only=True):
 
 Obj = Card | Stack | Hand | Chips | Counter | Die | Label | Button | Board
 Container = Stack | Hand
+
+
+def kind_of(cls: type[Obj] | Obj) -> str:
+    """An object's kind, its ``t`` on the wire: the struct's msgspec tag (the one list)."""
+    kind = cls if isinstance(cls, type) else type(cls)
+    return str(kind.__struct_config__.tag)
+
+
+KINDS: dict[str, type[Obj]] = {kind_of(c): c for c in get_args(Obj)}
 
 
 class Player(msgspec.Struct, kw_only=True):

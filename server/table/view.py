@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from server.table.objects import Card, Hand, Obj, Stack, Table
+from server.table.objects import Card, Hand, Obj, Stack, Table, kind_of
 
 if TYPE_CHECKING:
     from server.table.change import Change
@@ -49,7 +49,7 @@ def in_other_hand(table: Table, obj: Obj, seat: int | None) -> bool:
 
 def view_object(table: Table, obj: Obj, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = _to_builtins(obj)
-    out["t"] = out.pop("type", None) or _kind(obj)
+    out["t"] = out.pop("type", None) or kind_of(obj)
     if isinstance(obj, Card) and not card_visible(table, obj, seat):
         del out["face"]
     elif isinstance(obj, Hand):
@@ -57,10 +57,6 @@ def view_object(table: Table, obj: Obj, seat: int | None) -> dict[str, Any]:
         if obj.seat != seat:
             del out["cards"]
     return out
-
-
-def _kind(obj: Obj) -> str:
-    return type(obj).__struct_config__.tag  # type: ignore[return-value]
 
 
 def view_objects(table: Table, ids: Iterable[str], seat: int | None) -> list[dict[str, Any]]:
