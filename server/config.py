@@ -105,7 +105,8 @@ class Config:
         "nothing) or once a second (`everysec`: faster, a crash may lose the last second)",
         choices=("always", "everysec"),
     )
-    web_dir: Path = field(default_factory=lambda: ROOT / "web" / "dist")
+    # The built web client: server/web, a link to web/dist in a checkout, a copy when installed.
+    web_dir: Path = field(default_factory=lambda: Path(__file__).resolve().parent / "web")
     limits: Limits = field(default_factory=Limits)
     room_ttl_seconds: int = setting(
         14 * 24 * 3600,
