@@ -6,8 +6,9 @@ HTTP routes' OpenAPI document, derived from the msgspec structs the server valid
 structs say (tests/layout/test_generated.py runs the same comparison).
 
 Client events, operations and button steps are what a client *sends*: a field with a default may
-be left out (``?:``). Table objects are what a client *receives*: every field is present, except
-where :mod:`server.table.view` hides one (see ``_VIEW``), and they are tagged by ``t``.
+be left out (``?:``), and one whose default is null is left out rather than sent as null.
+Table objects are what a client *receives*: every field is present, except where
+:mod:`server.table.view` hides one (see ``_VIEW``), and they are tagged by ``t``.
 """
 
 from __future__ import annotations
@@ -136,7 +137,10 @@ class _Writer:
             if f.encode_name in view:
                 continue
             optional = "" if (sent or f.required) else "?"
-            lines.append(f"  {f.encode_name}{optional}: {self.ts(f.type)};")
+            t = f.type
+            if optional and f.default is None:  # absent means null: a client leaves it out
+                t = _without_null(t)
+            lines.append(f"  {f.encode_name}{optional}: {self.ts(t)};")
         lines.extend(f"  {k}: {v};" for k, v in view.items() if v is not None)
         lines.append("}")
         self.out.append("\n".join(lines))
@@ -158,6 +162,16 @@ class _Writer:
             + "\n  | ".join(_name(c) for c in members)
             + ";"
         )
+
+
+def _without_null(t: mi.Type) -> mi.Type:
+    """``t`` without its ``None`` member (a field whose absence already means null)."""
+    while isinstance(t, mi.Metadata):
+        t = t.type
+    if isinstance(t, mi.UnionType):
+        rest = tuple(x for x in t.types if not isinstance(x, mi.NoneType))
+        return rest[0] if len(rest) == 1 else mi.UnionType(rest)
+    return t
 
 
 def _literals(cls: type, field: str) -> list[str]:

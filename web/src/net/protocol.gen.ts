@@ -194,12 +194,12 @@ export type Obj =
 export interface MoveOp {
   op: "move";
   id: string;
-  x?: number | null;
-  y?: number | null;
-  to?: string | null;
-  index?: number | null;
-  up?: boolean | null;
-  ov?: number | null;
+  x?: number;
+  y?: number;
+  to?: string;
+  index?: number;
+  up?: boolean;
+  ov?: number;
 }
 
 /** Several selected cards dropped together into one pile, zone or hand (in a rule room: one game move, e.g. laying down a meld). */
@@ -212,20 +212,20 @@ export interface MoveManyOp {
 export interface FlipOp {
   op: "flip";
   id: string;
-  ov?: number | null;
+  ov?: number;
 }
 
 export interface RotateOp {
   op: "rotate";
   id: string;
   rot: number;
-  ov?: number | null;
+  ov?: number;
 }
 
 export interface ShuffleOp {
   op: "shuffle";
   id: string;
-  ov?: number | null;
+  ov?: number;
 }
 
 /** Deal `n` cards from the top of a stack to each seat (default: every seated player). */
@@ -233,8 +233,8 @@ export interface DealOp {
   op: "deal";
   id: string;
   n: number;
-  seats?: number[] | null;
-  ov?: number | null;
+  seats?: number[];
+  ov?: number;
 }
 
 /** Take the top `n` cards of a stack into your own hand. */
@@ -242,7 +242,7 @@ export interface TakeOp {
   op: "take";
   id: string;
   n?: number;
-  ov?: number | null;
+  ov?: number;
 }
 
 /** Lift the top `n` cards of a stack into a new stack at (x, y). */
@@ -252,7 +252,7 @@ export interface SplitOp {
   n: number;
   x: number;
   y: number;
-  ov?: number | null;
+  ov?: number;
 }
 
 /** Put stack `id` on top of stack `into`. */
@@ -260,7 +260,7 @@ export interface MergeOp {
   op: "merge";
   id: string;
   into: string;
-  ov?: number | null;
+  ov?: number;
 }
 
 export interface ChipsMoveOp {
@@ -280,8 +280,8 @@ export interface ChipsAddOp {
 export interface CounterSetOp {
   op: "counter";
   id: string;
-  value?: number | null;
-  delta?: number | null;
+  value?: number;
+  delta?: number;
 }
 
 export interface RollOp {
@@ -295,44 +295,44 @@ export interface CreateOp {
   kind: "button" | "card" | "chips" | "counter" | "deck" | "die" | "label" | "stack" | "zone";
   x?: number;
   y?: number;
-  faces?: string[] | null;
-  cards?: CardSpec[] | null;
+  faces?: string[];
+  cards?: CardSpec[];
   up?: boolean;
-  back?: string | null;
-  steps?: Step[] | null;
-  label?: string | null;
-  text?: string | null;
-  w?: number | null;
-  h?: number | null;
-  count?: number | null;
-  value?: number | null;
-  step?: number | null;
-  sides?: number | null;
-  color?: string | null;
-  layout?: "pile" | "row" | null;
+  back?: string;
+  steps?: Step[];
+  label?: string;
+  text?: string;
+  w?: number;
+  h?: number;
+  count?: number;
+  value?: number;
+  step?: number;
+  sides?: number;
+  color?: string;
+  layout?: "pile" | "row";
 }
 
 /** Editor: change an object's editable properties (never a card's face). */
 export interface UpdateOp {
   op: "update";
   id: string;
-  label?: string | null;
-  text?: string | null;
-  w?: number | null;
-  h?: number | null;
-  step?: number | null;
-  sides?: number | null;
-  color?: string | null;
-  locked?: boolean | null;
-  layout?: "pile" | "row" | null;
-  steps?: Step[] | null;
-  ov?: number | null;
+  label?: string;
+  text?: string;
+  w?: number;
+  h?: number;
+  step?: number;
+  sides?: number;
+  color?: string;
+  locked?: boolean;
+  layout?: "pile" | "row";
+  steps?: Step[];
+  ov?: number;
 }
 
 export interface DeleteOp {
   op: "delete";
   id: string;
-  ov?: number | null;
+  ov?: number;
 }
 
 export interface UndoOp {
@@ -378,7 +378,7 @@ export interface CardSpec {
   text?: string;
   color?: string;
   count?: number;
-  image?: string | null;
+  image?: string;
 }
 
 /** Put every card of the piles and zones `from` (and, if asked, of every hand and every loose card) face down on top of pile `to`. */
@@ -408,22 +408,22 @@ export interface DealStep {
 export interface FlipStep {
   do: "flip";
   id: string;
-  up?: boolean | null;
+  up?: boolean;
 }
 
 export interface CounterStep {
   do: "counter";
   id: string;
-  value?: number | null;
-  delta?: number | null;
+  value?: number;
+  delta?: number;
 }
 
 /** Move `n` chips (or `all` of them) from stack `id` to stack `to`; without `to`, add `n` chips to stack `id` (negative: take them away). */
 export interface ChipsStep {
   do: "chips";
   id: string;
-  to?: string | null;
-  n?: number | null;
+  to?: string;
+  n?: number;
   all?: boolean;
 }
 
@@ -438,24 +438,24 @@ export type Step =
 
 export interface JoinMsg {
   code: string;
-  name?: string | null;
-  token?: string | null;
+  name?: string;
+  token?: string;
   seat?: number | "auto" | null;
-  since?: number | null;
-  identity?: string | null;
+  since?: number;
+  identity?: string;
   anyway?: boolean;
   ref?: number | string;
 }
 
 export interface SeatMsg {
   seat: number | null;
-  opid?: string | null;
+  opid?: string;
   ref?: number | string;
 }
 
 export interface RenameMsg {
   name: string;
-  opid?: string | null;
+  opid?: string;
   ref?: number | string;
 }
 
@@ -466,19 +466,19 @@ export interface SyncMsg {
 
 export interface GameMsg {
   action: Record<string, unknown>;
-  opid?: string | null;
+  opid?: string;
   ref?: number | string;
 }
 
 export interface HostMsg {
   action: "bot" | "edit" | "game" | "lock" | "public" | "remove" | "start" | "unlock";
-  who?: "all" | "host" | null;
-  player?: string | null;
-  game?: string | null;
-  options?: Record<string, unknown> | null;
-  seat?: number | null;
-  public?: boolean | null;
-  opid?: string | null;
+  who?: "all" | "host";
+  player?: string;
+  game?: string;
+  options?: Record<string, unknown>;
+  seat?: number;
+  public?: boolean;
+  opid?: string;
   ref?: number | string;
 }
 
@@ -490,15 +490,15 @@ export interface DragMsg {
 /** Only the `ref` and `opid` of an `op` (the rest is the operation, parsed by `parse_op`). */
 export interface OpRefMsg {
   ref?: number | string;
-  opid?: string | null;
+  opid?: string;
 }
 
 /** Who this browser is: its identity (both absent: the server makes one) and its build. */
 export interface HelloMsg {
-  id?: string | null;
-  secret?: string | null;
-  name?: string | null;
-  build?: string | null;
+  id?: string;
+  secret?: string;
+  name?: string;
+  build?: string;
   ref?: number | string;
 }
 
@@ -509,14 +509,14 @@ export interface OnlineMsg {
 
 export interface LobbyMsg {
   page?: number;
-  q?: string | null;
+  q?: string;
   ref?: number | string;
 }
 
 export interface ChallengeMsg {
   to: string;
   game: string;
-  options?: Record<string, unknown> | null;
+  options?: Record<string, unknown>;
   ref?: number | string;
 }
 
@@ -575,7 +575,7 @@ export interface ErrorBody {
   message: string;
   ref: number | string | null;
   retryable?: boolean;
-  rule?: Record<string, unknown> | null;
+  rule?: Record<string, unknown>;
 }
 
 /** `POST /api/rooms` (201): the new room and where to find it. */
@@ -641,12 +641,12 @@ export interface Ready {
 
 /** `POST /api/rooms`: a free-play room (template, seats), a game room (game, options), or a homemade game from a game file or the built-in library (alone). */
 export interface CreateRoom {
-  template?: string | null;
-  seats?: number | null;
-  game?: string | null;
-  options?: Record<string, unknown> | null;
-  game_file?: Record<string, unknown> | null;
-  library?: string | null;
+  template?: string;
+  seats?: number;
+  game?: string;
+  options?: Record<string, unknown>;
+  game_file?: Record<string, unknown>;
+  library?: string;
 }
 
 /** A rule game's option as data: the home page renders it without knowing the game. */
