@@ -57,15 +57,15 @@ from server.room.reducer import (
     TakeSeat,
     reduce,
 )
-from server.store.base import Store
-from server.store.rate_limits import SlidingLimiter, Window
-from server.store.redis_store import (
+from server.store.base import (
     Repeated,
     RoomGone,
     Seen,
+    Store,
     StoreUnavailable,
     VersionMismatch,
 )
+from server.store.rate_limits import SlidingLimiter, Window
 from server.table.apply import SYSTEM_RNG, Change, Limits, new_id
 from server.table.objects import Former, Player, Table, decode_table, encode_table
 from server.table.ops import Op

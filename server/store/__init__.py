@@ -1,5 +1,2 @@
-"""The room store: Redis everywhere, external (``REDIS_URL``) or the embedded default."""
-
-from server.store.redis_store import RedisStore, StoreUnavailable
-
-__all__ = ["RedisStore", "StoreUnavailable"]
+"""The room store: the interface (:mod:`server.store.base`) and Redis behind it, external
+(``REDIS_URL``) or the embedded default (:mod:`server.store.redis_store`)."""

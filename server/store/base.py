@@ -1,21 +1,71 @@
-"""The store interface the room service, presence and limits depend on.
+"""The store interface: what the room service, presence, limits, homemade games and the social
+features may ask of the store, and the outcomes it answers with.
 
 :class:`server.store.redis_store.RedisStore` is its one implementation (an external Redis or
-the embedded one); anything else that keeps these promises could stand in for it: ``commit``
-writes only if the stored version is still ``expected`` and publishes the entry on the room's
-channel in commit order, and never twice for one operation id (``once``: it raises ``Repeated``
-with the id's first outcome instead); ``refuse`` makes a refusal of an id final;
-``log_since`` returns whole runs of entries or ``None``; calls raise ``StoreUnavailable`` when
-the store can't be reached (``maybe_applied`` when a write was sent and not answered).
+the embedded one), and only the app factory names it: everything above the store depends on
+this module, which imports no implementation. Anything else that keeps these promises could
+stand in for it: ``commit`` writes only if the stored version is still ``expected`` and
+publishes the entry on the room's channel in commit order, and never twice for one operation id
+(``once``: it raises ``Repeated`` with the id's first outcome instead); ``refuse`` makes a
+refusal of an id final; ``log_since`` returns whole runs of entries or ``None``; calls raise
+``StoreUnavailable`` when the store can't be reached (``maybe_applied`` when a write was sent
+and not answered).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from server.store.redis_store import Seen
+
+class StoreUnavailable(Exception):
+    """Redis could not be reached or did not answer in time; the call may be retried.
+
+    ``maybe_applied``: a write was sent and its answer never came, so Redis may have run it
+    (or may still run it, when a stalled server resumes); False when it is known that nothing
+    was sent (no connection could be made), and for reads.
+    """
+
+    def __init__(self, message: str, *, maybe_applied: bool = False) -> None:
+        super().__init__(message)
+        self.maybe_applied = maybe_applied
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The first outcome of an operation id: committed as ``version``, or ``refused`` when the
+    table was at ``version``."""
+
+    version: int
+    refused: bool
+
+    @classmethod
+    def from_score(cls, score: int) -> Seen:
+        return cls(score // 2, bool(score % 2))
+
+
+class Repeated(Exception):
+    """The operation's id has an outcome already: nothing was written."""
+
+    def __init__(self, seen: Seen) -> None:
+        super().__init__(
+            f"operation already {'refused' if seen.refused else 'committed'} "
+            f"at version {seen.version}"
+        )
+        self.seen = seen
+
+
+class VersionMismatch(Exception):
+    """Another writer committed first; reload and try again."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"store is at version {current}")
+        self.current = current
+
+
+class RoomGone(Exception):
+    """The room expired or never existed."""
 
 
 class Store(Protocol):

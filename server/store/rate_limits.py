@@ -17,8 +17,7 @@ import msgspec
 
 from server import metrics
 from server.errors import RATE_LIMITED, UNAVAILABLE, CardtableError
-from server.store.base import Store
-from server.store.redis_store import StoreUnavailable
+from server.store.base import Store, StoreUnavailable
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 

@@ -15,7 +15,6 @@ never applied twice (see :meth:`RedisStore.commit` and :meth:`RedisStore.refuse`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -23,6 +22,14 @@ import redis.asyncio as aioredis
 from redis.exceptions import BusyLoadingError, NoScriptError, RedisError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from server.store.base import (  # noqa: F401 - the interface's outcomes, named here too
+    Repeated,
+    RoomGone,
+    Seen,
+    StoreUnavailable,
+    VersionMismatch,
+)
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -88,55 +95,6 @@ local from, to = tonumber(ARGV[1]), tonumber(ARGV[2])
 if from < first or to > tonumber(v) then return false end
 return redis.call('LRANGE', KEYS[2], from - first, to - first)
 """
-
-
-class StoreUnavailable(Exception):
-    """Redis could not be reached or did not answer in time; the call may be retried.
-
-    ``maybe_applied``: a write was sent and its answer never came, so Redis may have run it
-    (or may still run it, when a stalled server resumes); False when it is known that nothing
-    was sent (no connection could be made), and for reads.
-    """
-
-    def __init__(self, message: str, *, maybe_applied: bool = False) -> None:
-        super().__init__(message)
-        self.maybe_applied = maybe_applied
-
-
-@dataclass(frozen=True)
-class Seen:
-    """The first outcome of an operation id: committed as ``version``, or ``refused`` when the
-    table was at ``version``."""
-
-    version: int
-    refused: bool
-
-    @classmethod
-    def from_score(cls, score: int) -> Seen:
-        return cls(score // 2, bool(score % 2))
-
-
-class Repeated(Exception):
-    """The operation's id has an outcome already: nothing was written."""
-
-    def __init__(self, seen: Seen) -> None:
-        super().__init__(
-            f"operation already {'refused' if seen.refused else 'committed'} "
-            f"at version {seen.version}"
-        )
-        self.seen = seen
-
-
-class VersionMismatch(Exception):
-    """Another writer committed first; reload and try again."""
-
-    def __init__(self, current: int) -> None:
-        super().__init__(f"store is at version {current}")
-        self.current = current
-
-
-class RoomGone(Exception):
-    """The room expired or never existed."""
 
 
 def room_key(code: str) -> str:
