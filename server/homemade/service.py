@@ -19,9 +19,10 @@ from server.homemade.images import MAX_IMAGES_PER_ROOM, UPLOADS_PER_MINUTE, chec
 from server.room import codes
 from server.room.host import may_edit
 from server.room.players import hash_token
-from server.room.service import RoomService, _unavailable
+from server.room.service import RoomService
+from server.store.base import unreachable_is_unavailable
 from server.store.rate_limits import SlidingLimiter, Window
-from server.store.redis_store import RedisStore, StoreUnavailable
+from server.store.redis_store import RedisStore
 from server.table.decks import HASH_RE, read_face
 from server.table.objects import Board, Card, Player, Table, encode_table
 
@@ -64,10 +65,8 @@ async def upload_image(
     await SlidingLimiter(
         rooms.store, "img", [Window(60, UPLOADS_PER_MINUTE)], "image uploads", clock
     ).take(code)
-    try:
+    with unreachable_is_unavailable():
         done = await _images(rooms).put_image(code, digest, data, MAX_IMAGES_PER_ROOM)
-    except StoreUnavailable:
-        raise _unavailable() from None
     if done == -1:
         raise CardtableError(ROOM_NOT_FOUND, f"There is no room {codes.pretty(code)}.")
     if done == -2:
@@ -77,10 +76,8 @@ async def upload_image(
 
 async def fetch_image(rooms: RoomService, code: str, digest: str) -> tuple[bytes, str]:
     """A room's image and its (re-sniffed) content type, or ``room_not_found``."""
-    try:
+    with unreachable_is_unavailable():
         data = await _images(rooms).get_image(code, digest)
-    except StoreUnavailable:
-        raise _unavailable() from None
     if data is None or not await rooms.exists(code):
         raise CardtableError(ROOM_NOT_FOUND, "There is no such image in this room.")
     return data, sniff(data)
@@ -114,10 +111,8 @@ async def export_room(
                 "Saving positions shows every hand and the order of "
                 "face-down piles: only the host can, with nobody else seated.",
             )
-    try:
+    with unreachable_is_unavailable():
         images = await _images(rooms).get_images(code, _referenced(table))
-    except StoreUnavailable:
-        raise _unavailable() from None
     return export_game(table, images, positions=positions)
 
 
@@ -130,11 +125,9 @@ async def create_from_file(rooms: RoomService, data: Any) -> Table:
     for _ in range(10):
         code = codes.new_code()
         table = build_table(loaded, code, rooms.clock(), rooms.rng)
-        try:
+        with unreachable_is_unavailable():
             if await _images(rooms).create_with_images(
                 code, encode_table(table), table.version, loaded.images
             ):
                 return table
-        except StoreUnavailable:
-            raise _unavailable() from None
     raise CardtableError(CONFLICT, "Could not find a free room code; try again.")

@@ -30,7 +30,6 @@ from server.errors import (
     CONFLICT,
     REMOVED,
     ROOM_NOT_FOUND,
-    UNAVAILABLE,
     UNCONFIRMED,
     CardtableError,
 )
@@ -64,6 +63,8 @@ from server.store.base import (
     Store,
     StoreUnavailable,
     VersionMismatch,
+    unavailable,
+    unreachable_is_unavailable,
 )
 from server.store.rate_limits import SlidingLimiter, Window
 from server.table.apply import SYSTEM_RNG, Change, Limits, new_id
@@ -169,10 +170,8 @@ class RoomService:
     # --- reading ---------------------------------------------------------------------------
 
     async def _load(self, code: str) -> _Cached:
-        try:
+        with unreachable_is_unavailable():
             got = await self.store.load(code)
-        except StoreUnavailable:
-            raise _unavailable() from None
         if got is None:
             self._cache.pop(code, None)
             raise CardtableError(ROOM_NOT_FOUND, f"There is no room {codes.pretty(code)}.")
@@ -207,10 +206,8 @@ class RoomService:
         return (await self._load(code)).decoded()
 
     async def exists(self, code: str) -> bool:
-        try:
+        with unreachable_is_unavailable():
             return await self.store.exists(code)
-        except StoreUnavailable:
-            raise _unavailable() from None
 
     async def count_attempt(
         self, kind: str, addr: str, per_minute: int, clock: Callable[[], float] = time.time
@@ -244,11 +241,9 @@ class RoomService:
             table = new_table(code, template, seats, self.clock(), self.rng)
             if game is not None:
                 reduce(table, SetUpGame(str(game), options), self._env())
-            try:
+            with unreachable_is_unavailable():
                 if await self.store.create(code, encode_table(table), table.version):
                     return table
-            except StoreUnavailable:
-                raise _unavailable() from None
         raise CardtableError(CONFLICT, "Could not find a free room code; try again.")
 
     # --- mutating ---------------------------------------------------------------------------
@@ -358,7 +353,7 @@ class RoomService:
                     raise CardtableError(ROOM_NOT_FOUND, "This room has expired.") from None
                 except StoreUnavailable as exc:
                     self._cache.pop(code, None)
-                    raise (_unconfirmed() if exc.maybe_applied else _unavailable()) from None
+                    raise (_unconfirmed() if exc.maybe_applied else unavailable()) from None
                 metrics.COMMITS.inc()
                 game_session.remember(table)
                 self._cache[code] = _Cached(table.version, blob, table, game_session.kept(table))
@@ -555,19 +550,15 @@ class RoomService:
 
     async def entries(self, code: str, after: int, upto: int) -> list[dict[str, Any]] | None:
         """Op-log entries of versions ``after+1 .. upto``, or None if the log lost some."""
-        try:
+        with unreachable_is_unavailable():
             raw = await self.store.log_since(code, after, upto)
-        except StoreUnavailable:
-            raise _unavailable() from None
         if raw is None:
             return None
         return [_unpack(r) for r in raw]
 
     async def version(self, code: str) -> int:
-        try:
+        with unreachable_is_unavailable():
             got = await self.store.version(code)
-        except StoreUnavailable:
-            raise _unavailable() from None
         if got is None:
             raise CardtableError(ROOM_NOT_FOUND, f"There is no room {codes.pretty(code)}.")
         return got
@@ -638,14 +629,6 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
     if change.game_changed:
         game_session.sending(table, sent)
     return out
-
-
-def _unavailable() -> CardtableError:
-    return CardtableError(
-        UNAVAILABLE,
-        "The game store is unreachable right now; try again in a moment.",
-        retryable=True,
-    )
 
 
 def _unconfirmed() -> CardtableError:

@@ -14,9 +14,18 @@ and not answered).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Protocol
+from typing import ParamSpec, Protocol, TypeVar
+
+from server.errors import UNAVAILABLE, CardtableError
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+UNREACHABLE = "The game store is unreachable right now; try again in a moment."
 
 
 class StoreUnavailable(Exception):
@@ -30,6 +39,32 @@ class StoreUnavailable(Exception):
     def __init__(self, message: str, *, maybe_applied: bool = False) -> None:
         super().__init__(message)
         self.maybe_applied = maybe_applied
+
+
+def unavailable() -> CardtableError:
+    """What a player is told when the store can't be reached: the one translation of
+    :class:`StoreUnavailable`, used through :func:`unreachable_is_unavailable`."""
+    return CardtableError(UNAVAILABLE, UNREACHABLE, retryable=True)
+
+
+@contextmanager
+def unreachable_is_unavailable() -> Iterator[None]:
+    """Within, a store that can't be reached becomes a retryable ``unavailable`` error."""
+    try:
+        yield
+    except StoreUnavailable:
+        raise unavailable() from None
+
+
+def answers_unavailable(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """An async function whose unreachable store becomes a retryable ``unavailable`` error."""
+
+    @functools.wraps(fn)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        with unreachable_is_unavailable():
+            return await fn(*args, **kwargs)
+
+    return wrapper
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 import msgspec
 
 from server import metrics
-from server.errors import RATE_LIMITED, UNAVAILABLE, CardtableError
-from server.store.base import Store, StoreUnavailable
+from server.errors import RATE_LIMITED, CardtableError
+from server.store.base import Store, unreachable_is_unavailable
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -106,10 +106,8 @@ class SlidingLimiter:
         now = self.clock()
         entry = event if event is not None else f"{now!r}|{secrets.token_hex(6)}"
         spans = [(w.seconds, w.most) for w in self.windows]
-        try:
+        with unreachable_is_unavailable():
             full = await self.store.window_add(self.key(address), entry, now, spans)
-        except StoreUnavailable:
-            raise _unavailable() from None
         if full is None:
             return entry
         index, oldest = full
@@ -121,15 +119,5 @@ class SlidingLimiter:
 
     async def give_back(self, address: str, entry: str) -> None:
         """Uncount an event :meth:`take` counted."""
-        try:
+        with unreachable_is_unavailable():
             await self.store.window_drop(self.key(address), entry)
-        except StoreUnavailable:
-            raise _unavailable() from None
-
-
-def _unavailable() -> CardtableError:
-    return CardtableError(
-        UNAVAILABLE,
-        "The game store is unreachable right now; try again in a moment.",
-        retryable=True,
-    )
