@@ -1,11 +1,11 @@
 // Entry point: `/` is the home page, `/r/CODE` a room. `?name=Ana` sets the player name
 // (and skips the prompt); `?giveup=N` shortens the reconnect time-out (tests).
 
-import { showHome } from "./home";
-import { mountLobby } from "./lobby";
+import { showHome } from "./home/home";
+import { mountLobby } from "./home/lobby";
 import { Room } from "./room";
-import { prompt } from "./ui";
-import { load, NAME_KEY, normalizeCode, queryParam, save } from "./util";
+import { prompt } from "./core/ui";
+import { load, NAME_KEY, normalizeCode, queryParam, save } from "./core/util";
 
 async function start(): Promise<void> {
   const app = document.getElementById("app") as HTMLElement;

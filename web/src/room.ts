@@ -1,24 +1,24 @@
 // A room page: wires the state, the connection, rendering, input and the panels together.
 
-import { Conn, type Fatal } from "./api";
-import { RoomChat } from "./chat";
-import { handCount, isCard, isHand, isStack, spotNear, stackBox } from "./board";
-import { h, setText } from "./dom";
-import { bindDrag, type DragHost } from "./drag";
-import { EditMode } from "./editmode";
-import { announce } from "./announce";
-import { bindKeys, openMenu } from "./events";
-import { Keyboard } from "./keyboard";
-import { GameUI } from "./game";
-import { Homemade } from "./homemade";
-import { FIT, portraitTable, type ViewPort, zoomAt } from "./geom";
-import { fetchGames, gameCaption, optionFields } from "./options";
-import { Panel } from "./panel";
-import { Renderer } from "./render";
-import { dump, mayEdit, newState, openSeats, recompute, type State, takeOverQuestion } from "./state";
-import type { GameAction, GameInfo, Op, Player } from "./types";
-import { closeMenu, confirmDialog, prompt, screen, toast } from "./ui";
-import { forgetRoom, NAME_KEY, prettyCode, save, tokenKey } from "./util";
+import { Conn, type Fatal } from "./net/api";
+import { RoomChat } from "./social/chat";
+import { handCount, isCard, isHand, isStack, spotNear, stackBox } from "./table/board";
+import { h, setText } from "./core/dom";
+import { bindDrag, type DragHost } from "./table/drag";
+import { EditMode } from "./edit/editmode";
+import { announce } from "./core/announce";
+import { bindKeys, openMenu } from "./table/events";
+import { Keyboard } from "./table/keyboard";
+import { GameUI } from "./game/game";
+import { Homemade } from "./edit/homemade";
+import { FIT, portraitTable, type ViewPort, zoomAt } from "./table/geom";
+import { fetchGames, gameCaption, optionFields } from "./game/options";
+import { Panel } from "./game/panel";
+import { Renderer } from "./table/render";
+import { dump, mayEdit, newState, openSeats, recompute, type State, takeOverQuestion } from "./table/state";
+import type { GameAction, GameInfo, Op, Player } from "./core/types";
+import { closeMenu, confirmDialog, prompt, screen, toast } from "./core/ui";
+import { forgetRoom, NAME_KEY, prettyCode, save, tokenKey } from "./core/util";
 
 const SUITS = ["C", "D", "H", "S"];
 

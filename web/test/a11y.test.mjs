@@ -2,7 +2,7 @@
 // a face this page doesn't hold, which objects take focus, the Tab order, the drop places.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { cardName, cycle, dropPlaces, focusable, focusOrder, objLabel } from "../src/a11y.ts";
+import { cardName, cycle, dropPlaces, focusable, focusOrder, objLabel } from "../src/table/a11y.ts";
 
 const base = { x: 0, y: 0, z: 1, rot: 0, locked: false, v: 1 };
 const card = (id, extra) => ({ ...base, t: "card", id, back: "blue", up: false, parent: null, ...extra });

@@ -18,7 +18,7 @@ import {
   winnersText,
   questionText,
   yesText,
-} from "../src/controls.ts";
+} from "../src/game/controls.ts";
 
 const bid = (n) => ({ action: { type: "bid", bid: n }, label: n === 0 ? "Nil" : String(n), kind: "button", group: "bid" });
 const button = (type, label) => ({ action: { type }, label, kind: "button" });

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { applyGamePatch } from "../src/gamepatch.ts";
+import { applyGamePatch } from "../src/core/gamepatch.ts";
 
 test("game patch: set, del and the view's own keys", () => {
   const old = { a: 1, b: [1], gone: 0, view: { x: 1, y: 2 } };

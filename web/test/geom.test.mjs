@@ -3,9 +3,9 @@
 // each card's corner in sight and scrolls; and (src/board.ts) a spread pile really spreads.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { computeGeom, FIT, handIndexAt, handOverflow, handSlots } from "../src/geom.ts";
-import { cardInStack, stackBox } from "../src/board.ts";
-import { CARD_W, TABLE_H, TABLE_W } from "../src/types.ts";
+import { computeGeom, FIT, handIndexAt, handOverflow, handSlots } from "../src/table/geom.ts";
+import { cardInStack, stackBox } from "../src/table/board.ts";
+import { CARD_W, TABLE_H, TABLE_W } from "../src/core/types.ts";
 
 const tableH = (g) => g.hand.y;
 

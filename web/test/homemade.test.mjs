@@ -2,8 +2,8 @@
 // {"text","color","image"}; a picture face or back is the room's image URL, never invented.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { backUrl, faceName, faceUrl } from "../src/cards.ts";
-import { customFace, imageUrl, isImageHash } from "../src/customface.ts";
+import { backUrl, faceName, faceUrl } from "../src/table/cards.ts";
+import { customFace, imageUrl, isImageHash } from "../src/table/customface.ts";
 
 const SHA = "ab".repeat(32);
 

@@ -2,7 +2,7 @@
 // operation is a valid `opid` for the server (8-40 of A-Za-z0-9_-) and never repeats by chance.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { newOpid } from "../src/util.ts";
+import { newOpid } from "../src/core/util.ts";
 
 test("an opid is 16 characters the server accepts, and each one is new", () => {
   const seen = new Set();

@@ -2,7 +2,7 @@
 // when a waiting game may be started before every seat is taken.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { computerMayTake, mayStart } from "../src/panel.ts";
+import { computerMayTake, mayStart } from "../src/game/panel.ts";
 
 const players = (...seats) => seats.map((seat, i) => ({ id: `p${i}`, name: `P${i}`, seat, host: i === 0 }));
 const waiting = { name: "rummy", waiting: true, min_players: 2, max_players: 4, players: [] };

@@ -2,10 +2,10 @@
 // drawn on a portrait table, whole, each place's things together in its part of the table.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fitSpan, handPlaces, portraitFrame, seatView } from "../src/seating.ts";
-import { computeGeom, portraitTable } from "../src/geom.ts";
-import { objBox } from "../src/board.ts";
-import { CARD_W, TABLE_H, TABLE_W } from "../src/types.ts";
+import { fitSpan, handPlaces, portraitFrame, seatView } from "../src/table/seating.ts";
+import { computeGeom, portraitTable } from "../src/table/geom.ts";
+import { objBox } from "../src/table/board.ts";
+import { CARD_W, TABLE_H, TABLE_W } from "../src/core/types.ts";
 
 const SLOTS = {
   2: [[800, 880, 0, -1], [800, 120, 0, 1]],

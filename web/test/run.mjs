@@ -1,4 +1,4 @@
-// Unit tests of the page's pure modules: each test/*.test.mjs (plain JS importing ../src/*.ts)
+// Unit tests of the page's pure modules: each test/*.test.mjs (plain JS importing ../src/<feature>/*.ts)
 // is bundled by esbuild into a temporary directory, then run with `node --test`.
 // `npm test` runs this; arguments are passed on to node (e.g. --test-name-pattern=seat).
 import { spawnSync } from "node:child_process";

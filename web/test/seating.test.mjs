@@ -2,7 +2,7 @@
 // moves each player's objects with them, keeping their place relative to that player.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { frames, handPlaces, moveBox, movePoint, relative, seatView } from "../src/seating.ts";
+import { frames, handPlaces, moveBox, movePoint, relative, seatView } from "../src/table/seating.ts";
 
 // The server's Spades layout (plugins/spades/binding.py): places with "forward" to the middle.
 const SPADES = [[800, 880, 0, -1], [130, 500, 1, 0], [800, 120, 0, 1], [1470, 500, -1, 0]];

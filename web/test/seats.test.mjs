@@ -2,7 +2,7 @@
 // without taking over anyone's cards, and the question asked before taking a seat over.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { openSeats, takeOverQuestion, vacatedBy } from "../src/state.ts";
+import { openSeats, takeOverQuestion, vacatedBy } from "../src/table/state.ts";
 
 const room = {
   seats: 4,

@@ -2,8 +2,8 @@
 // and chat lines from the server (src/social.ts).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BUILD, randomToken, validIdentity } from "../src/identity.ts";
-import { chatLine, parseRelations } from "../src/social.ts";
+import { BUILD, randomToken, validIdentity } from "../src/net/identity.ts";
+import { chatLine, parseRelations } from "../src/social/social.ts";
 
 test("a made identity is one the server accepts", () => {
   const id = randomToken(22);

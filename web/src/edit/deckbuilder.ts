@@ -3,11 +3,11 @@
 // back (PNG, JPEG or WebP; the server refuses anything else and its message is shown), then one
 // `create {kind: "deck", cards, back}`.
 
-import { h, setText } from "./dom";
+import { h, setText } from "../core/dom";
 import { sendRaw } from "./editmode";
-import type { Room } from "./room";
-import { confirmDialog, toast } from "./ui";
-import { load, tokenKey } from "./util";
+import type { Room } from "../room";
+import { confirmDialog, toast } from "../core/ui";
+import { load, tokenKey } from "../core/util";
 
 export interface DeckCard {
   text: string;

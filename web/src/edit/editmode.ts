@@ -3,15 +3,15 @@
 // zones, configure and delete things (destructive steps ask first). Outside edit mode a stray
 // click can't move a zone or delete anything: the table is for playing.
 
-import { freeSpot, isStack } from "./board";
+import { freeSpot, isStack } from "../table/board";
 import { openDeckBuilder } from "./deckbuilder";
-import { h } from "./dom";
+import { h } from "../core/dom";
 import { downloadGameFile } from "./gamefiles";
 import { boardOf, type ButtonObj } from "./homemade";
-import type { Room } from "./room";
-import { mayEdit } from "./state";
-import type { Obj, Op } from "./types";
-import { confirmDialog, type MenuItem, prompt, showMenu, toast } from "./ui";
+import type { Room } from "../room";
+import { mayEdit } from "../table/state";
+import type { Obj, Op } from "../core/types";
+import { confirmDialog, type MenuItem, prompt, showMenu, toast } from "../core/ui";
 
 const DIE_SIDES = [4, 6, 8, 10, 12, 20];
 

@@ -1,9 +1,9 @@
 // Saving and loading homemade games: download a room's game file, make a new room from an
 // uploaded one, and the built-in library on the home page (`GET /api/library`).
 
-import { h, setText } from "./dom";
-import { confirmDialog, toast } from "./ui";
-import { load, tokenKey } from "./util";
+import { h, setText } from "../core/dom";
+import { confirmDialog, toast } from "../core/ui";
+import { load, tokenKey } from "../core/util";
 
 export interface LibraryGame {
   name: string;

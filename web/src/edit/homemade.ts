@@ -2,10 +2,10 @@
 // pressed with `op press`), the table background (the `board` object) and objects of kinds this
 // page does not know (drawn as a plain tag so nothing silently disappears).
 
-import { isImageHash, imageUrl } from "./customface";
-import { h, setText } from "./dom";
-import type { Renderer } from "./render";
-import type { State } from "./state";
+import { isImageHash, imageUrl } from "../table/customface";
+import { h, setText } from "../core/dom";
+import type { Renderer } from "../table/render";
+import type { State } from "../table/state";
 
 export interface ButtonObj {
   t: "button";

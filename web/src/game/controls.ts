@@ -3,7 +3,7 @@
 // cards a "pick" control sends, the countdown, the order "Sort" puts a hand in, and the words for
 // a finished game. The server decides everything; this only sorts what it sent.
 
-import type { Control, Game, GameAction, GamePlayer } from "./types";
+import type { Control, Game, GameAction, GamePlayer } from "../core/types";
 
 /** The control group each game-specific widget shows. */
 export const WIDGET_GROUPS: Record<string, string> = { bid_pad: "bid", knock_picker: "knock" };

@@ -4,8 +4,8 @@
 // choosing cards to pass), glowing cards and zones for the drags you may make, and the sheet
 // (the scoreboard, the last hand's reveal, the final result). Nothing is decided here.
 
-import { cardIds, isCard, isHand, isStack } from "./board";
-import { faceName, faceUrl } from "./cards";
+import { cardIds, isCard, isHand, isStack } from "../table/board";
+import { faceName, faceUrl } from "../table/cards";
 import {
   type CardAt,
   directControl,
@@ -23,12 +23,12 @@ import {
   questionText,
   yesText,
 } from "./controls";
-import { h, setText, toggleClass } from "./dom";
-import type { Renderer } from "./render";
-import { me as myPlayer, type State } from "./state";
-import type { Control, Game, GameAction, Op, RevealLine } from "./types";
-import { type MenuItem, toast } from "./ui";
-import { BidPad, KnockPicker, RankChooser } from "./widgets";
+import { h, setText, toggleClass } from "../core/dom";
+import type { Renderer } from "../table/render";
+import { me as myPlayer, type State } from "../table/state";
+import type { Control, Game, GameAction, Op, RevealLine } from "../core/types";
+import { type MenuItem, toast } from "../core/ui";
+import { BidPad, KnockPicker, RankChooser } from "../table/widgets";
 
 export interface GameHost {
   s: State;

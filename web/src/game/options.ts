@@ -2,8 +2,8 @@
 // option with choices, a checkbox for a yes/no option, a number or text box for a free value.
 // Nothing here knows any game: the server describes them.
 
-import { h } from "./dom";
-import type { GameInfo, OptionInfo } from "./types";
+import { h } from "../core/dom";
+import type { GameInfo, OptionInfo } from "../core/types";
 
 let cached: Promise<GameInfo[]> | null = null;
 

@@ -3,12 +3,12 @@
 // game / rules off, start a waiting game, seat a computer player), and the room log. Names are
 // text nodes, never HTML.
 
-import { handCount, isHand } from "./board";
-import { h } from "./dom";
-import { isFavourite } from "./social";
-import { everyoneEdits, type State, vacatedBy } from "./state";
-import type { Player } from "./types";
-import { seatColor } from "./util";
+import { handCount, isHand } from "../table/board";
+import { h } from "../core/dom";
+import { isFavourite } from "../social/social";
+import { everyoneEdits, type State, vacatedBy } from "../table/state";
+import type { Player } from "../core/types";
+import { seatColor } from "../core/util";
 
 export interface PanelActions {
   sit(seat: number): void;

@@ -1,11 +1,11 @@
 // The home page: your name, create a room (free play from a template, or a game with its options,
 // both as the server lists them in `GET /api/games`), join by code, recent rooms.
 
-import { backUrl, faceUrl } from "./cards";
-import { h, setText } from "./dom";
-import { libraryBox } from "./gamefiles";
-import { fetchGames, gameCaption, type OptionFields, optionFields } from "./options";
-import { load, NAME_KEY, normalizeCode, prettyCode, recentRooms, save, timeAgo } from "./util";
+import { backUrl, faceUrl } from "../table/cards";
+import { h, setText } from "../core/dom";
+import { libraryBox } from "../edit/gamefiles";
+import { fetchGames, gameCaption, type OptionFields, optionFields } from "../game/options";
+import { load, NAME_KEY, normalizeCode, prettyCode, recentRooms, save, timeAgo } from "../core/util";
 
 export function showHome(root: HTMLElement): void {
   document.title = "cardtable";

@@ -4,12 +4,12 @@
 // expired → both pages say so), with the chosen game's options.
 
 import { io, type Socket } from "socket.io-client";
-import { h, setText } from "./dom";
-import { hello, type ServerErr, STORAGE_NEEDED, storageWorks } from "./identity";
-import { fetchGames, gameCaption, type OptionFields, optionFields, optionLabel } from "./options";
-import { Social } from "./social";
-import type { GameInfo } from "./types";
-import { load, save } from "./util";
+import { h, setText } from "../core/dom";
+import { hello, type ServerErr, STORAGE_NEEDED, storageWorks } from "../net/identity";
+import { fetchGames, gameCaption, type OptionFields, optionFields, optionLabel } from "../game/options";
+import { Social } from "../social/social";
+import type { GameInfo } from "../core/types";
+import { load, save } from "../core/util";
 
 const ONLINE_KEY = "cardtable:online";
 const PAGE_SIZE = 50;

@@ -3,11 +3,11 @@
 // with a `ref` so that `ack`/`error` settle our optimistic (pending) changes.
 
 import { io, type Socket } from "socket.io-client";
-import { applyDelta } from "./board";
-import { type Pending, type State, recompute } from "./state";
-import type { Ack, Delta, Joined, Op, Player, ServerError, Snapshot } from "./types";
-import { load, newOpid, rememberRoom, save, tokenKey } from "./util";
-import { applyGamePatch } from "./gamepatch";
+import { applyDelta } from "../table/board";
+import { type Pending, type State, recompute } from "../table/state";
+import type { Ack, Delta, Joined, Op, Player, ServerError, Snapshot } from "../core/types";
+import { load, newOpid, rememberRoom, save, tokenKey } from "../core/util";
+import { applyGamePatch } from "../core/gamepatch";
 
 export type Fatal = "not-found" | "full" | "locked" | "removed" | "bad-name" | "gave-up";
 

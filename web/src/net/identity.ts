@@ -3,8 +3,8 @@
 // the "App out of date" banner shown when the server's build differs.
 
 import type { Socket } from "socket.io-client";
-import { h } from "./dom";
-import { load, NAME_KEY } from "./util";
+import { h } from "../core/dom";
+import { load, NAME_KEY } from "../core/util";
 
 declare const __BUILD__: string | undefined;
 

@@ -3,12 +3,12 @@
 // (`?seat=N`), the "blocked player here" question, and table chat: lines in the room log (as
 // text, never markup), lines of muted players hidden, an input under the log.
 
-import { h } from "./dom";
-import { hello, type ServerErr, showOutOfDate, STORAGE_NEEDED, storageWorks } from "./identity";
-import type { Room } from "./room";
+import { h } from "../core/dom";
+import { hello, type ServerErr, showOutOfDate, STORAGE_NEEDED, storageWorks } from "../net/identity";
+import type { Room } from "../room";
 import { type ChatLine, chatLine, Social } from "./social";
-import { confirmDialog, screen, toast } from "./ui";
-import { queryParam } from "./util";
+import { confirmDialog, screen, toast } from "../core/ui";
+import { queryParam } from "../core/util";
 
 export class RoomChat {
   readonly social: Social;

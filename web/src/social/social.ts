@@ -3,8 +3,8 @@
 // and chat lines as the server sends them.
 
 import type { Socket } from "socket.io-client";
-import { h } from "./dom";
-import type { ServerErr } from "./identity";
+import { h } from "../core/dom";
+import type { ServerErr } from "../net/identity";
 
 export type RelationKind = "block" | "mute" | "favourite";
 

@@ -6,7 +6,7 @@
 import { cardIds, isCard, isHand, isStack, objBox, topCardId } from "./board";
 import type { Objects } from "./board";
 import { faceName } from "./cards";
-import type { CardObj, Obj, StackObj } from "./types";
+import type { CardObj, Obj, StackObj } from "../core/types";
 
 /** The words for a card this page holds: its face when sent to us, never anything else. */
 export function cardName(c: CardObj): string {

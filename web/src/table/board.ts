@@ -12,7 +12,7 @@ import {
   type Op,
   type StackObj,
   TABLE_W,
-} from "./types";
+} from "../core/types";
 
 export type Objects = Map<string, Obj>;
 

@@ -3,7 +3,7 @@
 // the server's CSP: img-src 'self' data:). Pictures are cached by face/back, never by card id.
 
 import { customFace, imageUrl, isImageHash } from "./customface";
-import { CARD_H, CARD_W } from "./types";
+import { CARD_H, CARD_W } from "../core/types";
 
 const RED = "#c8102e";
 const BLACK = "#1b1b1f";

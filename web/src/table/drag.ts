@@ -7,7 +7,7 @@ import { type DragItem, findTarget, resolveDrop } from "./drop";
 import { handIndexAt, inHandStrip, panBy, toTable, type ViewPort, zoomAt } from "./geom";
 import type { Renderer } from "./render";
 import type { State } from "./state";
-import type { Op } from "./types";
+import type { Op } from "../core/types";
 
 export interface DragHost {
   s: State;

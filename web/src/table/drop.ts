@@ -4,8 +4,8 @@
 import { isCard, isStack, objBox, inRect, type Rect } from "./board";
 import { type Geom, handIndexAt, inHandStrip, toTable } from "./geom";
 import type { State } from "./state";
-import { CARD_H, CARD_W, type Op, TABLE_H, TABLE_W } from "./types";
-import { clamp } from "./util";
+import { CARD_H, CARD_W, type Op, TABLE_H, TABLE_W } from "../core/types";
+import { clamp } from "../core/util";
 
 export interface DragItem {
   id: string;

@@ -2,11 +2,11 @@
 
 import { freeSpot, isCard, isStack } from "./board";
 import { toTable } from "./geom";
-import type { Room } from "./room";
+import type { Room } from "../room";
 import { mayEdit } from "./state";
-import { type StackObj, TABLE_H, TABLE_W } from "./types";
-import { dialogOpen, type MenuItem, showMenu } from "./ui";
-import { clamp } from "./util";
+import { type StackObj, TABLE_H, TABLE_W } from "../core/types";
+import { dialogOpen, type MenuItem, showMenu } from "../core/ui";
+import { clamp } from "../core/util";
 
 export function bindKeys(room: Room): void {
   document.addEventListener("keydown", (e) => {

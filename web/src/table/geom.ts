@@ -1,8 +1,8 @@
 // Screen geometry: fixed table coordinates (1600 x 1000) scaled to fit the stage, with the
 // player's hand strip along the bottom. Everything on the stage is positioned from this.
 
-import { clamp } from "./util";
-import { CARD_H, CARD_W, TABLE_H, TABLE_W } from "./types";
+import { clamp } from "../core/util";
+import { CARD_H, CARD_W, TABLE_H, TABLE_W } from "../core/types";
 
 /** Zoom and pan: `zoom` 1 fits the whole table; (cx, cy) is the table point at the centre. */
 export interface ViewPort {

@@ -7,14 +7,14 @@
 // the menu key or Shift+F10 opens its menu. Feedback goes to a polite live region (announce.ts).
 
 import { cycle, dropPlaces, focusOrder, objLabel, type Place, stackName, cardName } from "./a11y";
-import { announce, prepareAnnouncer } from "./announce";
+import { announce, prepareAnnouncer } from "../core/announce";
 import { cardReachable, freeSpot, isCard, isStack, objBox, stackBox, topCardId, WIDGET_SIZE } from "./board";
-import { h, setText } from "./dom";
+import { h, setText } from "../core/dom";
 import { type Drop, type DragItem, findTarget, resolveDrop } from "./drop";
 import { inHandStrip, toStage } from "./geom";
-import type { Room } from "./room";
-import { CARD_H, CARD_W, type Obj } from "./types";
-import { dialogOpen } from "./ui";
+import type { Room } from "../room";
+import { CARD_H, CARD_W, type Obj } from "../core/types";
+import { dialogOpen } from "../core/ui";
 
 interface Grab {
   id: string;

@@ -6,7 +6,7 @@
 import { focusable, objLabel } from "./a11y";
 import { backUrl, faceUrl } from "./cards";
 import { cardIds, cardInStack, containerOf, handCount, isCard, isHand, isStack, stackBox, topCardId, WIDGET_SIZE } from "./board";
-import { h, setText, toggleClass } from "./dom";
+import { h, setText, toggleClass } from "../core/dom";
 import { computeGeom, FIT, type Geom, handOverflow, handSlots, type ViewPort } from "./geom";
 import { handPlaces, type TableSize } from "./seating";
 import type { State } from "./state";
@@ -20,7 +20,7 @@ import {
   type LabelObj,
   type Obj,
   type StackObj,
-} from "./types";
+} from "../core/types";
 
 interface Rec {
   el: HTMLElement;

@@ -5,7 +5,7 @@
 // put at the same offset from the viewer-relative place r = (p - me) mod n.
 
 import { isHand, isStack, stackBox, WIDGET_SIZE, type Objects } from "./board";
-import { TABLE_H, TABLE_W, type Game, type Obj } from "./types";
+import { TABLE_H, TABLE_W, type Game, type Obj } from "../core/types";
 
 /** A place round the table: its anchor and the unit vector pointing at the table centre. */
 export interface Frame {

@@ -4,7 +4,7 @@
 
 import { Draft, type Objects, predict, seatedSeats, stripHidden } from "./board";
 import { seating, seatView, type TableSize } from "./seating";
-import type { Former, Game, Obj, Op, Player } from "./types";
+import type { Former, Game, Obj, Op, Player } from "../core/types";
 
 export interface Pending {
   ref: number;

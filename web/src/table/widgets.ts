@@ -7,8 +7,8 @@
 // are the player's to name: it asks "Set of 2s / Set of aces" and sends the meld with the rank.
 
 import { faceName, parseFace, shortName } from "./cards";
-import { h, setText, toggleClass } from "./dom";
-import type { Control, GameAction } from "./types";
+import { h, setText, toggleClass } from "../core/dom";
+import type { Control, GameAction } from "../core/types";
 
 export interface WidgetHost {
   act(action: GameAction): void;
