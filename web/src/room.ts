@@ -290,8 +290,8 @@ export class Room implements DragHost {
   /** `ov` for an operation on `id`: the server version we saw, unless our own ops are in flight. */
   ov = (id: string): number | undefined => {
     const touching = this.s.pending.some((p) => {
-      const op = p.op as Record<string, unknown>;
-      return op.id === id || op.to === id || op.into === id;
+      const op = p.op;
+      return ("id" in op && op.id === id) || ("to" in op && op.to === id) || ("into" in op && op.into === id);
     });
     if (touching) return undefined;
     return this.s.server.get(id)?.v;

@@ -2,83 +2,26 @@
 
 import type { GamePatch } from "./gamepatch";
 
-export const TABLE_W = 1600;
-export const TABLE_H = 1000;
+export { TABLE_H, TABLE_W } from "../net/protocol.gen";
 /** Card size in table units. A template zone is 110 x 150: the card sits centred in it. */
 export const CARD_W = 100;
 export const CARD_H = 140;
 
-interface Base {
-  id: string;
-  x: number;
-  y: number;
-  z: number;
-  rot: number;
-  locked: boolean;
-  v: number;
-}
+export type {
+  BoardObj,
+  ButtonObj,
+  CardObj,
+  ChipsObj,
+  CounterObj,
+  DieObj,
+  HandObj,
+  LabelObj,
+  Obj,
+  Op,
+  StackObj,
+} from "../net/protocol.gen";
+import type { HandObj, Obj, StackObj } from "../net/protocol.gen";
 
-export interface CardObj extends Base {
-  t: "card";
-  /** Absent when this client may not see the face. Never invent one. */
-  face?: string;
-  back: string;
-  up: boolean;
-  parent: string | null;
-}
-
-export interface StackObj extends Base {
-  t: "stack";
-  cards: string[];
-  layout: "pile" | "row";
-  holder: boolean;
-  label: string;
-  w: number;
-  h: number;
-  /** A rule game's zone belonging to the player in this table seat (drawn viewer-relative). */
-  owner?: number | null;
-}
-
-export interface HandObj extends Base {
-  t: "hand";
-  seat: number;
-  /** How many cards the hand holds (everyone sees this). */
-  n: number;
-  /** The card ids in the owner's order: only in your own hand. Another seat's hand has none, and
-   *  its cards are not sent at all. */
-  cards?: string[];
-}
-
-export interface ChipsObj extends Base {
-  t: "chips";
-  count: number;
-  color: string;
-  value: number;
-  label: string;
-  owner?: number | null;
-}
-
-export interface CounterObj extends Base {
-  t: "counter";
-  value: number;
-  step: number;
-  label: string;
-  owner?: number | null;
-}
-
-export interface DieObj extends Base {
-  t: "die";
-  sides: number;
-  value: number;
-}
-
-export interface LabelObj extends Base {
-  t: "label";
-  text: string;
-  owner?: number | null;
-}
-
-export type Obj = CardObj | StackObj | HandObj | ChipsObj | CounterObj | DieObj | LabelObj;
 export type Container = StackObj | HandObj;
 
 export type PlayerStatus = "online" | "reconnecting" | "away";
@@ -185,22 +128,8 @@ export interface Game {
   legal: GameAction[];
 }
 
-/** A game a room can play, from `GET /api/games`. */
-export interface GameInfo {
-  name: string;
-  title: string;
-  min_players: number;
-  max_players: number;
-  options: OptionInfo[];
-}
-
-export interface OptionInfo {
-  name: string;
-  label: string;
-  default: unknown;
-  choices: unknown[];
-  description: string;
-}
+/** A game a room can play (`GET /api/games`), its options; an error's body. */
+export type { ErrorBody as ServerError, GameInfo, OptionInfo } from "../net/protocol.gen";
 
 /** Someone who left the room (away too long) and may come back, with the seat they had. */
 export interface Former {
@@ -256,44 +185,3 @@ export interface Ack {
   v: number;
 }
 
-export interface ServerError {
-  code: string;
-  message: string;
-  ref: string | number | null;
-  retryable?: boolean;
-}
-
-export type Op =
-  | { op: "move"; id: string; x?: number; y?: number; to?: string; index?: number; up?: boolean; ov?: number }
-  | { op: "move_many"; ids: string[]; to: string }
-  | { op: "flip"; id: string; ov?: number }
-  | { op: "rotate"; id: string; rot: number; ov?: number }
-  | { op: "shuffle"; id: string; ov?: number }
-  | { op: "deal"; id: string; n: number; seats?: number[]; ov?: number }
-  | { op: "take"; id: string; n?: number; ov?: number }
-  | { op: "split"; id: string; n: number; x: number; y: number; ov?: number }
-  | { op: "merge"; id: string; into: string; ov?: number }
-  | { op: "chips_move"; id: string; to: string; n: number }
-  | { op: "chips_add"; id: string; n: number }
-  | { op: "counter"; id: string; value?: number; delta?: number }
-  | { op: "roll"; id: string }
-  | ({ op: "create"; kind: "card" | "deck" | "stack" | "zone" | "chips" | "counter" | "die" | "label"; x: number; y: number } & CreateFields)
-  | { op: "update"; id: string; label?: string; text?: string; locked?: boolean; layout?: "pile" | "row"; ov?: number }
-  | { op: "delete"; id: string; ov?: number }
-  | { op: "undo" };
-
-export interface CreateFields {
-  faces?: string[];
-  up?: boolean;
-  back?: string;
-  label?: string;
-  text?: string;
-  w?: number;
-  h?: number;
-  count?: number;
-  value?: number;
-  step?: number;
-  sides?: number;
-  color?: string;
-  layout?: "pile" | "row";
-}

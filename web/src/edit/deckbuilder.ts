@@ -4,7 +4,6 @@
 // `create {kind: "deck", cards, back}`.
 
 import { h, setText } from "../core/dom";
-import { sendRaw } from "./editmode";
 import type { Room } from "../room";
 import { confirmDialog, toast } from "../core/ui";
 import { load, tokenKey } from "../core/util";
@@ -138,5 +137,5 @@ export async function openDeckBuilder(room: Room, at: { x: number; y: number }):
     toast("The deck has no cards.", "error");
     return;
   }
-  sendRaw(room, { op: "create", kind: "deck", ...at, cards, ...(back ? { back } : {}) });
+  room.send({ op: "create", kind: "deck", ...at, cards, ...(back ? { back } : {}) });
 }

@@ -7,18 +7,14 @@ import { freeSpot, isStack } from "../table/board";
 import { openDeckBuilder } from "./deckbuilder";
 import { h } from "../core/dom";
 import { downloadGameFile } from "./gamefiles";
-import { boardOf, type ButtonObj } from "./homemade";
+import { boardOf } from "./homemade";
 import type { Room } from "../room";
 import { mayEdit } from "../table/state";
-import type { Obj, Op } from "../core/types";
+import type { ButtonObj, Obj, StackObj } from "../core/types";
+import type { Step } from "../net/protocol.gen";
 import { confirmDialog, type MenuItem, prompt, showMenu, toast } from "../core/ui";
 
 const DIE_SIDES = [4, 6, 8, 10, 12, 20];
-
-/** Operations the wire protocol has beyond the typed `Op` (buttons, background, sizes). */
-export function sendRaw(room: Room, op: Record<string, unknown>): void {
-  room.send(op as unknown as Op);
-}
 
 function field(label: string, input: HTMLElement): HTMLElement {
   return h("label", { class: "edit-field" }, h("span", {}, label), input);
@@ -171,8 +167,8 @@ export class EditMode {
     return select(testid, piles.map((p) => [p.id, p.label]), first.id);
   }
 
-  private button(label: string, steps: Record<string, unknown>[]): void {
-    sendRaw(this.room, { op: "create", kind: "button", ...this.spot(150, 48), label, steps });
+  private button(label: string, steps: Step[]): void {
+    this.room.send({ op: "create", kind: "button", ...this.spot(150, 48), label, steps });
   }
 
   private async dealButton(): Promise<void> {
@@ -182,7 +178,7 @@ export class EditMode {
     const shuffle = select("deal-shuffle", [["yes", "Shuffle first"], ["no", "Deal as it lies"]], "yes");
     if (!(await confirmDialog("A deal button", "Pressing it deals n cards to each seated player.", "Add button", form(field("From", pile), field("Cards each", n), field("Shuffle", shuffle))))) return;
     const count = Math.max(1, Math.min(100, Math.floor(Number(n.value)) || 1));
-    const steps: Record<string, unknown>[] = shuffle.value === "yes" ? [{ do: "shuffle", id: pile.value }] : [];
+    const steps: Step[] = shuffle.value === "yes" ? [{ do: "shuffle", id: pile.value }] : [];
     steps.push({ do: "deal", id: pile.value, n: count, to: "hands" });
     this.button(`Deal ${count}`, steps);
   }
@@ -205,21 +201,22 @@ export class EditMode {
     steps.value = (b?.steps ?? [{ do: "shuffle", id: "deck" }]).map((st) => JSON.stringify(st)).join("\n");
     const hint = h("p", { class: "hint" }, 'One step a line: gather {to, from, hands, loose}, shuffle {id}, deal {id, n, to: "hands" or a pile, up}, flip {id, up}, counter {id, value or delta}, chips {id, to, n or all}.');
     if (!(await confirmDialog(b ? "Edit the button" : "A button with steps", "All steps happen together; if one fails, nothing happens.", b ? "Save" : "Add button", form(field("Label", label), field("Steps", steps), hint)))) return;
-    let parsed: Record<string, unknown>[];
+    let parsed: Step[];
     try {
-      parsed = steps.value.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+      // The server checks each step against its schema and refuses the whole edit if one is wrong.
+      parsed = steps.value.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Step);
     } catch {
       toast("Each step must be one JSON object on its own line.", "error");
       return;
     }
-    if (b) sendRaw(this.room, { op: "update", id: b.id, label: label.value.trim() || "Button", steps: parsed });
+    if (b) this.room.send({ op: "update", id: b.id, label: label.value.trim() || "Button", steps: parsed });
     else this.button(label.value.trim() || "Button", parsed);
   }
 
   private async background(): Promise<void> {
     const color = input("background-color", "#1f6b3a", "color");
     if (!(await confirmDialog("Table background", "A colour for the table.", "Set", form(field("Colour", color))))) return;
-    sendRaw(this.room, { op: "background", value: color.value });
+    this.room.send({ op: "background", value: color.value });
   }
 
   /** Context-menu entries while editing: configure, resize, delete (destructive: asks first). */
@@ -238,12 +235,12 @@ export class EditMode {
     const layout = select("zone-layout", [["pile", "Stacked"], ["row", "Spread in a row"]], o.layout);
     const label = input("zone-label", o.label);
     if (!(await confirmDialog("Zone", "Its size on the table (1600 × 1000) and how cards lie in it.", "Save", form(field("Label", label), field("Width", w), field("Height", hh), field("Cards", layout))))) return;
-    sendRaw(this.room, { op: "update", id, label: label.value.trim().slice(0, 40), w: Number(w.value) || o.w, h: Number(hh.value) || o.h, layout: layout.value });
+    this.room.send({ op: "update", id, label: label.value.trim().slice(0, 40), w: Number(w.value) || o.w, h: Number(hh.value) || o.h, layout: layout.value as StackObj["layout"] });
   }
 
   private async configureCounter(id: string, step: number): Promise<void> {
     const got = await prompt("Step", { type: "number", value: String(step), min: 1, ok: "Save" });
-    if (got !== null && Number(got) >= 1) sendRaw(this.room, { op: "update", id, step: Math.floor(Number(got)) });
+    if (got !== null && Number(got) >= 1) this.room.send({ op: "update", id, step: Math.floor(Number(got)) });
   }
 
   /** A button's menu: press, and for editors edit its steps or delete it. */
@@ -259,7 +256,7 @@ export class EditMode {
   }
 
   press(id: string): void {
-    sendRaw(this.room, { op: "press", id });
+    this.room.send({ op: "press", id });
   }
 
   /** Delete after asking: "Delete the deck and its 52 cards?". */

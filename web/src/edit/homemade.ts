@@ -4,30 +4,12 @@
 
 import { isImageHash, imageUrl } from "../table/customface";
 import { h, setText } from "../core/dom";
+import type { BoardObj, ButtonObj } from "../core/types";
+import { OBJECT_KINDS } from "../net/protocol.gen";
 import type { Renderer } from "../table/render";
 import type { State } from "../table/state";
 
-export interface ButtonObj {
-  t: "button";
-  id: string;
-  x: number;
-  y: number;
-  z: number;
-  label: string;
-  steps: Record<string, unknown>[];
-  w?: number;
-  h?: number;
-}
-
-export interface BoardObj {
-  t: "board";
-  edit: string;
-  background: string;
-  title: string;
-  description: string;
-}
-
-const KNOWN = new Set(["card", "stack", "hand", "chips", "counter", "die", "label", "button", "board"]);
+const KNOWN = new Set<string>(OBJECT_KINDS);
 
 export interface HomemadeActions {
   press(id: string): void;
@@ -36,8 +18,8 @@ export interface HomemadeActions {
 }
 
 export function boardOf(s: State): BoardObj | null {
-  const b = s.view.get("board") as unknown as BoardObj | undefined;
-  return b && b.t === "board" ? b : null;
+  const b = s.view.get("board");
+  return b?.t === "board" ? b : null;
 }
 
 export class Homemade {
@@ -62,9 +44,10 @@ export class Homemade {
     }
     const seen = new Set<string>();
     for (const raw of s.view.values()) {
-      const o = raw as unknown as { t: string; id: string; x: number; y: number; z: number };
-      if (o.t === "button") {
-        const b = o as unknown as ButtonObj;
+      // A kind this page does not know (a newer server) is drawn as a tag: read it loosely.
+      const o = raw as { t: string; id: string; x: number; y: number; z: number };
+      if (raw.t === "button") {
+        const b = raw;
         seen.add(b.id);
         const rec = this.els.get(b.id) ?? this.make(b.id, "auto-button", "obj auto-button");
         setText(rec.label, b.label || "Button");

@@ -348,7 +348,7 @@ export function predict(d: Draft, op: Op, ctx: PredictCtx): boolean {
       if (!isStack(s) || op.n > s.cards.length) return false;
       const pile: StackObj = {
         t: "stack", id: ctx.tmpId, x: op.x, y: op.y, z: maxZ(d.objs) + 1, rot: s.rot, locked: false, v: 0,
-        cards: [], layout: "pile", holder: false, label: "", w: 0, h: 0,
+        cards: [], layout: "pile", holder: false, label: "", w: 0, h: 0, owner: null,
       };
       d.add(pile);
       for (const id of s.cards.slice(-op.n)) {
@@ -419,7 +419,7 @@ function predictMove(d: Draft, op: Extract<Op, { op: "move" }>, ctx: PredictCtx)
         if (dest.parent || dest.id === o.id) return false;
         const pile: StackObj = {
           t: "stack", id: ctx.tmpId, x: dest.x, y: dest.y, z: maxZ(d.objs) + 1, rot: dest.rot, locked: false,
-          v: 0, cards: [], layout: "pile", holder: false, label: "", w: 0, h: 0,
+          v: 0, cards: [], layout: "pile", holder: false, label: "", w: 0, h: 0, owner: null,
         };
         d.add(pile);
         attach(d, detach(d, dest), pile);

@@ -108,7 +108,7 @@ export function mayEdit(s: State): boolean {
 
 /** Has the host let everyone edit (the room's `board` object says `edit: "all"`)? */
 export function everyoneEdits(s: State): boolean {
-  const board = s.view.get("board") as { t?: string; edit?: unknown } | undefined;
+  const board = s.view.get("board");
   return board?.t === "board" && board.edit === "all";
 }
 
