@@ -46,8 +46,8 @@ $(CHROMIUM):
 	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium
 
 lint: setup
-	$(VENV)/bin/ruff check server plugins tests bench
-	$(VENV)/bin/ruff format --check server plugins tests bench
+	$(VENV)/bin/ruff check server plugins cardtable_client tests bench
+	$(VENV)/bin/ruff format --check server plugins cardtable_client tests bench
 
 # The protocol written out from the server's msgspec structs: TypeScript wire types for the page
 # and the HTTP routes' OpenAPI document. tests/layout/test_generated.py fails when they drift.
@@ -56,7 +56,7 @@ generate: setup
 	$(PY) -m server.settings_doc
 
 typecheck: setup
-	$(VENV)/bin/mypy server plugins
+	$(VENV)/bin/mypy server plugins cardtable_client
 
 pytest: setup
 	$(PY) -m pytest -q

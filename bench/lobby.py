@@ -37,7 +37,7 @@ import redis.asyncio as aioredis
 
 from bench.report import cpu_ticks, percentile
 from bench.targets import Launch
-from server.client import TableClient
+from cardtable_client import TableClient
 from server.config import default_build
 from server.social.keys import identity_key
 from server.social.lobby import Lobby

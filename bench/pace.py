@@ -37,7 +37,7 @@ from typing import Any
 import aiohttp
 import redis.asyncio as aioredis
 
-from server.client import TableClient
+from cardtable_client import TableClient
 from server.store.embedded import EmbeddedRedis, free_port
 from server.store.redis_store import room_key
 from server.table.objects import decode_table

@@ -18,7 +18,7 @@ All players of a room live in the same process, so the time a move was sent and 
 room's other players receive its ``delta`` are read from the same clock and matched exactly: a
 move is recognised in a delta by (card id, x, y), with x, y drawn at random.
 
-The clients are deliberately leaner than :class:`server.client.TableClient` (which records every
+The clients are deliberately leaner than :class:`cardtable_client.TableClient` (which records every
 message and keeps the table): here a delta is counted and matched, nothing else, so client CPU
 stays low next to the server's.
 """

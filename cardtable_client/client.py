@@ -17,7 +17,7 @@ from typing import Any
 
 import socketio
 
-from server.game.patch import apply_patch
+from cardtable_client.patch import apply_patch
 
 EVENTS = ("joined", "snapshot", "delta", "ack", "error")
 MUTATING = frozenset({"op", "seat", "rename", "game", "host"})  # the events that take an opid

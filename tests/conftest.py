@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
+from cardtable_client import TableClient
 from server.app import create_app
-from server.client import TableClient
 from server.config import Config
 from server.net.transport import Runner
 from server.store.embedded import EmbeddedRedis, free_port

@@ -9,8 +9,8 @@ against the view that seat received at the previous version. Its shape (every pa
 ``set``/``del`` replace and drop top-level keys of the game view; ``view`` does the same inside
 the view's ``view`` (the engine's own view), when it is an object both before and after (else a
 changed ``view`` is replaced whole through ``set``). Values are replaced whole, never merged.
-:func:`apply_patch` here, ``applyGamePatch`` in web/src/gamepatch.ts and
-:class:`server.client.Client` apply it the same way.
+:func:`apply_patch` (in :mod:`cardtable_client.patch`, the client's package, which needs no
+server module) and ``applyGamePatch`` in web/src/gamepatch.ts apply it the same way.
 """
 
 from __future__ import annotations
@@ -40,22 +40,4 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> Patch:
         inner = _level(inner_old, inner_new, None)  # type: ignore[arg-type]
         if inner:
             out["view"] = inner
-    return out
-
-
-def _apply_level(base: dict[str, Any], part: Patch) -> dict[str, Any]:
-    out = dict(base)
-    for key in part.get("del", ()):
-        out.pop(key, None)
-    out.update(part.get("set", {}))
-    return out
-
-
-def apply_patch(base: dict[str, Any], patch: Patch) -> dict[str, Any]:
-    """``base`` with ``patch`` applied (a new dict; ``base`` is left as it was)."""
-    out = _apply_level(base, patch)
-    inner = patch.get("view")
-    if inner is not None:
-        view = out.get("view")
-        out["view"] = _apply_level(view if isinstance(view, dict) else {}, inner)
     return out

@@ -14,7 +14,7 @@ from typing import Any
 
 import aiohttp
 
-from server.client import TableClient
+from cardtable_client import TableClient
 from server.config import Config
 from server.store.redis_store import RedisStore, room_key
 from server.table.objects import decode_table

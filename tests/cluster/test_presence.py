@@ -8,7 +8,7 @@ import logging
 import aiohttp
 import pytest
 
-from server.client import OpFailed, TableClient
+from cardtable_client import OpFailed, TableClient
 from tests.conftest import make_config, new_room, start_server
 from tests.server.helpers import server_table
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from server.client import OpFailed, TableClient
+from cardtable_client import OpFailed, TableClient
 from server.room.service import RoomService
 from server.store.redis_store import RedisStore
 from server.table.view import snapshot

@@ -7,7 +7,7 @@ import hashlib
 
 import aiohttp
 
-from server.client import OpFailed
+from cardtable_client import OpFailed
 from tests.conftest import new_room
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x01" * 64

@@ -44,9 +44,7 @@ def test_a_third_party_game_appears_after_the_built_ins(tmp_path, monkeypatch):
     assert isinstance(games["race"], Game) and games["race"].info.title == "Race"
 
 
-def test_built_ins_come_once_whether_their_entry_points_are_installed_or_not(
-    tmp_path, monkeypatch
-):
+def test_built_ins_come_once_whether_their_entry_points_are_installed_or_not(tmp_path, monkeypatch):
     # The project's own entry points, as an installed cardtable would have them.
     listed = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]
     ours = listed[GROUP]

@@ -6,8 +6,7 @@ import random
 import re
 from typing import Any
 
-from server.client import OpFailed, TableClient
-from server.game.patch import apply_patch
+from cardtable_client import OpFailed, TableClient, apply_patch
 from server.net.http import ROOMS_KEY
 from server.table.objects import Card, Hand, Stack, Table
 from server.table.view import snapshot, visible_faces

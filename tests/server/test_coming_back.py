@@ -12,8 +12,8 @@ import time
 
 import pytest
 
+from cardtable_client import OpFailed, TableClient
 from server.app import HANDLERS_KEY
-from server.client import OpFailed, TableClient
 from server.net.http import ROOMS_KEY
 from server.room.service import RoomService
 from tests.conftest import new_room

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from server.client import OpFailed
+from cardtable_client import OpFailed
 from tests.conftest import new_room
 from tests.server.helpers import random_op, server_table, try_op, view_by_id
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import aiohttp
 import pytest
 
-from server.client import OpFailed, TableClient
+from cardtable_client import OpFailed, TableClient
 from tests.conftest import new_room
 from tests.server.helpers import server_table
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from server.client import OpFailed, TableClient, new_opid
+from cardtable_client import OpFailed, TableClient, new_opid
 from server.store.embedded import EmbeddedRedis
 from server.table.objects import Counter
 from tests.conftest import RunningServer, make_config, new_room, start_server

@@ -19,10 +19,11 @@ from typing import Any
 import msgspec
 import pytest
 
+from cardtable_client import apply_patch
 from plugins.registry import GAMES
 from server.game import rules as games
 from server.game import session as game_session
-from server.game.patch import apply_patch, diff
+from server.game.patch import diff
 from server.room.reducer import Auto, Env, GameCommand, reduce
 from server.room.service import build_deltas, view_key
 from server.table.objects import decode_table, encode_table

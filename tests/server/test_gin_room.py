@@ -8,10 +8,10 @@ import random
 import aiohttp
 import pytest
 
+from cardtable_client import OpFailed, TableClient
 from plugins.cards import card_name
 from plugins.gin_rummy.bot import choose_action
 from plugins.gin_rummy.rules import ENGINE
-from server.client import OpFailed, TableClient
 from tests.server.helpers import (
     allowed_faces,
     check_table_invariants,

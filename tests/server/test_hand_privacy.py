@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
+from cardtable_client import OpFailed, TableClient
 from plugins.gin_rummy.bot import choose_action
 from plugins.gin_rummy.rules import ENGINE
-from server.client import OpFailed, TableClient
 from server.game.rules import start_with
 from server.net.http import ROOMS_KEY
 from server.room import codes

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from server.client import TableClient
+from cardtable_client import TableClient
 from server.table.view import in_other_hand
 from tests.conftest import new_room
 from tests.server.helpers import (

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.client import OpFailed, TableClient
+from cardtable_client import OpFailed, TableClient
 from server.table.apply import STANDARD_FACES
 from server.table.objects import encode_table
 from server.table.ops import OP_NAMES

@@ -5,7 +5,7 @@ from __future__ import annotations
 import aiohttp
 import pytest
 
-from server.client import OpFailed
+from cardtable_client import OpFailed
 from server.room import codes
 from server.table.objects import Card
 from tests.conftest import new_room

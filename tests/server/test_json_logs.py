@@ -9,7 +9,7 @@ from pathlib import Path
 
 import aiohttp
 
-from server.client import TableClient
+from cardtable_client import TableClient
 from tests.server.serving import cardtable_command, serving
 
 

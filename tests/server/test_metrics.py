@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from server.client import OpFailed
+from cardtable_client import OpFailed
 from server.room.service import RoomService
 from server.store.embedded import EmbeddedRedis
 from server.store.redis_store import RedisStore

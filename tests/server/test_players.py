@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.client import OpFailed
+from cardtable_client import OpFailed
 from tests.conftest import new_room
 from tests.server.helpers import converge, view_by_id
 

@@ -15,7 +15,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from server.client import TableClient
+from cardtable_client import TableClient
 from tests.conftest import make_config, new_room, start_server
 from tests.server.helpers import server_table
 

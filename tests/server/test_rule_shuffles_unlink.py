@@ -18,7 +18,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from server.client import TableClient
+from cardtable_client import TableClient
 from server.net.http import ROOMS_KEY
 from server.table.objects import Card, Stack, Table
 from tests.server.helpers import game_after, server_table

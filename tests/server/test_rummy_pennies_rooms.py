@@ -13,9 +13,9 @@ import aiohttp
 import pytest
 from msgspec.structs import replace
 
+from cardtable_client import OpFailed, TableClient
 from plugins.pennies.chart import default_chart
 from plugins.pennies.rules import ENGINE
-from server.client import OpFailed, TableClient
 from server.net.http import ROOMS_KEY
 from tests.conftest import make_config, start_server
 from tests.plugins.test_pennies_rules import deal, ok

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from server.client import OpFailed, TableClient
+from cardtable_client import OpFailed, TableClient
 from tests.conftest import make_config, new_room, start_server
 from tests.server.helpers import server_table, view_by_id
 

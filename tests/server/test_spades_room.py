@@ -11,8 +11,8 @@ from typing import Any
 
 import aiohttp
 
+from cardtable_client import OpFailed, TableClient
 from plugins.spades.rules import ENGINE, SpadesState, stack_deck
-from server.client import OpFailed, TableClient
 from server.net.http import ROOMS_KEY
 from tests.conftest import RunningServer, make_config, start_server
 from tests.server.helpers import server_table

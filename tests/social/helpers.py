@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from server.client import TableClient
+from cardtable_client import TableClient
 from server.config import default_build
 
 SOCIAL = (

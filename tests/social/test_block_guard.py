@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.client import OpFailed
+from cardtable_client import OpFailed
 from server.social.guard import IDENTITY_REQUIRED_MESSAGE
 from tests.conftest import new_room
 from tests.server.helpers import server_table

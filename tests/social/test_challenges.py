@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.client import OpFailed
+from cardtable_client import OpFailed
 from server.errors import CardtableError
 from server.net.http import ROOMS_KEY
 from server.net.social_events import CHALLENGES_PER_MINUTE

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.client import OpFailed
+from cardtable_client import OpFailed
 from server.net.http import CONFIG_KEY
 from tests.conftest import new_room
 from tests.server.helpers import server_table

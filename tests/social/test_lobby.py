@@ -10,7 +10,7 @@ import time
 import aiohttp
 import pytest
 
-from server.client import OpFailed
+from cardtable_client import OpFailed
 from server.net.http import ROOMS_KEY
 from server.social.keys import NAMES, ONLINE, identity_key, sockets_key
 from server.social.lobby import PAGE, name_entry

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.client import OpFailed
+from cardtable_client import OpFailed
 from server.net.social_events import BLOCKED_HERE_MESSAGE
 from tests.conftest import make_config, new_room, start_server
 from tests.server.helpers import server_table

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.client import OpFailed
+from cardtable_client import OpFailed
 from server.config import parse_networks
 from tests.conftest import make_config, new_room, start_server
 from tests.social.helpers import SocialClient, social_client
