@@ -39,8 +39,8 @@ from bench.report import cpu_ticks, percentile
 from bench.targets import Launch
 from cardtable_client import TableClient
 from server.config import default_build
-from server.social.keys import identity_key
 from server.social.lobby import Lobby
+from server.store.social_store import RedisSocialStore, identity_key
 
 HEARTBEAT = 5.0  # the server's default heartbeat; the lobby's online timeout is 3 of them
 POLL = 5.0  # the web client's lobby refresh (REFRESH_MS)
@@ -96,7 +96,7 @@ def summary(samples: list[float]) -> dict[str, float | int | None]:
 
 async def fill(redis: aioredis.Redis, count: int, tag: str) -> list[tuple[str, str, str]]:
     """``count`` identities online through the server's own script; their (id, sid, name)."""
-    lobby = Lobby(redis, 3 * HEARTBEAT)
+    lobby = Lobby(RedisSocialStore(redis), 3 * HEARTBEAT)
     online = [(f"b{tag}{i:06d}", f"sid{i}", name(i)) for i in range(count)]
     for start in range(0, count, 1000):
         chunk = online[start : start + 1000]
@@ -123,7 +123,7 @@ async def heartbeat(
 ) -> None:
     """Refresh the filled identities as their processes' heartbeats would (``took``: how long
     each whole refresh took)."""
-    lobby = Lobby(redis, 3 * HEARTBEAT)
+    lobby = Lobby(RedisSocialStore(redis), 3 * HEARTBEAT)
     while not stop.is_set():
         try:
             await asyncio.wait_for(stop.wait(), HEARTBEAT)

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import math
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from server.errors import BAD_REQUEST, CardtableError
 from server.net.messages import (
@@ -45,9 +45,6 @@ from server.social.lobby import Lobby as LobbyService
 from server.social.relations import Relations
 from server.store.rate_limits import RateLimited, SlidingLimiter, Window, wait_words
 
-if TYPE_CHECKING:
-    import redis.asyncio as aioredis
-
 log = logging.getLogger("cardtable.social")
 CHALLENGES_PER_MINUTE = 10
 OUT_OF_DATE_MESSAGE = "App out of date — reload to keep playing"
@@ -78,13 +75,14 @@ class SocialHandlers:
         ):
             self.sio.on(name, sockets.guard(name, fn))
 
-    def start(self, redis: aioredis.Redis, rooms: RoomService) -> None:
+    def start(self, rooms: RoomService) -> None:
         self.rooms = rooms
-        self.identities = Identities(redis)
-        self.lobby = LobbyService(redis, 3 * self.config.heartbeat_seconds)
-        self.relations = Relations(redis)
-        self.challenges = Challenges(redis, self.config.challenge_seconds)
-        self.chat_log = ChatLog(redis, self.config.room_ttl_seconds)
+        social = rooms.store.social
+        self.identities = Identities(social)
+        self.lobby = LobbyService(social, 3 * self.config.heartbeat_seconds)
+        self.relations = Relations(social)
+        self.challenges = Challenges(social, self.config.challenge_seconds)
+        self.chat_log = ChatLog(social, self.config.room_ttl_seconds)
         self.limiter = SlidingLimiter(
             rooms.store,
             "challenge",

@@ -46,8 +46,9 @@ from server.room import codes, host
 from server.room.fanout import Conn, Feeds, Subscriber
 from server.room.scheduling import Scheduler
 from server.room.service import ALL, Joined, RoomService
+from server.store.base import StoreUnavailable
 from server.store.rate_limits import SlidingLimiter
-from server.store.redis_store import RedisStore, StoreUnavailable, feed_channel
+from server.store.redis_store import feed_channel
 from server.table.ops import parse_op
 
 log = logging.getLogger("cardtable.sockets")
@@ -92,8 +93,7 @@ class SocketHandlers:
         """Use ``rooms``; with ``subscribe_redis`` (several processes share the store), follow
         other processes' commits on the rooms' channels."""
         self.rooms = rooms
-        if isinstance(rooms.store, RedisStore):
-            self.social.start(rooms.store.redis, rooms)
+        self.social.start(rooms)
         self.misses = miss_limiter(rooms.store, self.config)
         subscriber = (
             Subscriber(subscribe_redis, feed_channel, lambda: feeds)

@@ -1,18 +1,15 @@
-"""Table chat: plain text, checked and rate-limited per identity (counted in Redis, so all its
-sockets on every process share one limit), kept (the last 50 lines per room) in Redis apart from
-the table's versions, and sent to everyone in the room but sockets whose identity muted the
-sender."""
+"""Table chat: plain text, checked and rate-limited per identity (counted in the store, so all
+its sockets on every process share one limit), kept (the last 50 lines per room) in the store
+apart from the table's versions, and sent to everyone in the room but sockets whose identity
+muted the sender."""
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from typing import Any
 
-import redis.asyncio as aioredis
-
 from server.errors import BAD_REQUEST, CardtableError
-from server.social.keys import call, chat_key
+from server.store.base import SocialStore, answers_unavailable
 
 MOST_CHARS = 300
 KEEP = 50
@@ -29,17 +26,14 @@ def clean_text(text: str) -> str:
 
 
 class ChatLog:
-    def __init__(self, redis: aioredis.Redis, ttl: int) -> None:
-        self.redis = redis
+    def __init__(self, store: SocialStore, ttl: int) -> None:
+        self.store = store
         self.ttl = ttl
 
+    @answers_unavailable
     async def add(self, code: str, line: dict[str, Any]) -> None:
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.rpush(chat_key(code), json.dumps(line))
-        pipe.ltrim(chat_key(code), -KEEP, -1)
-        pipe.expire(chat_key(code), self.ttl)
-        await call(pipe.execute())
+        await self.store.chat_add(code, line, KEEP, self.ttl)
 
+    @answers_unavailable
     async def history(self, code: str) -> list[dict[str, Any]]:
-        raw = await call(self.redis.lrange(chat_key(code), 0, -1))
-        return [json.loads(r) for r in raw]
+        return await self.store.chat_lines(code)

@@ -18,7 +18,7 @@ import functools
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import ParamSpec, Protocol, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from server.errors import UNAVAILABLE, CardtableError
 
@@ -103,7 +103,121 @@ class RoomGone(Exception):
     """The room expired or never existed."""
 
 
+class SocialStore(Protocol):
+    """What the social features keep: identities, relations, who is online, public rooms,
+    challenges and table chat. Times are seconds (``now``); "stale before" times are exclusive.
+    """
+
+    async def hello(
+        self, identity: str, secret_hash: str, name: str, default_name: str, ttl: int
+    ) -> str | None:
+        """Register ``identity`` with ``secret_hash`` if it is new, rename it if ``name`` is
+        not empty (a new one without a name gets ``default_name``), keep it ``ttl`` seconds
+        more: its stored name, or None if the identity has another secret (nothing changed)."""
+        ...
+
+    async def identity_exists(self, identity: str) -> bool: ...
+
+    async def names(self, identities: Sequence[str]) -> list[str | None]:
+        """Display names of ``identities``, in order (None for unknown ones)."""
+        ...
+
+    async def relation_add(self, me: str, kind: str, other: str) -> None: ...
+
+    async def relation_drop(self, me: str, kind: str, other: str) -> None: ...
+
+    async def relation_size(self, me: str, kind: str) -> int: ...
+
+    async def relations(self, me: str, kinds: Sequence[str]) -> dict[str, set[str]]:
+        """Everyone in each of ``me``'s ``kinds`` lists."""
+        ...
+
+    async def relation_has(self, me: str, kind: str, others: Sequence[str]) -> list[bool]:
+        """Whether each of ``others`` is in ``me``'s ``kind`` list."""
+        ...
+
+    async def relation_in(self, others: Sequence[str], kind: str, me: str) -> list[bool]:
+        """Whether ``me`` is in the ``kind`` list of each of ``others``."""
+        ...
+
+    async def relation_sizes(self, identities: Sequence[str], kind: str) -> list[int]: ...
+
+    async def go_online(
+        self, identity: str, sid: str, name: str, now: float, sockets_ttl: int
+    ) -> None:
+        """Socket ``sid`` of ``identity`` (listed under ``name``) is online at ``now``; the
+        identity's socket list lives ``sockets_ttl`` seconds unless refreshed."""
+        ...
+
+    async def refresh_online(
+        self, online: Sequence[tuple[str, str, str]], now: float, sockets_ttl: int
+    ) -> None:
+        """:meth:`go_online` for each (identity, sid, name), in few round trips."""
+        ...
+
+    async def go_offline(self, identity: str, sid: str, stale_before: float) -> None:
+        """Socket ``sid`` is gone (and those not seen since ``stale_before``); the identity is
+        offline once it has no socket left."""
+        ...
+
+    async def prune_online(self, stale_before: float) -> int:
+        """Take identities not seen since ``stale_before`` offline; how many."""
+        ...
+
+    async def last_seen(self, identity: str) -> float | None:
+        """When ``identity`` was last seen online (None: it is offline)."""
+        ...
+
+    async def online_page(
+        self, prefix: str | None, start: int, count: int, favourites_of: str | None
+    ) -> tuple[int, list[str], set[str]]:
+        """Online identities by name (from ``start``, at most ``count``; with ``prefix``, those
+        whose name starts with it, case-folded): how many match in all, the page's
+        identities, and the favourites of ``favourites_of`` (empty for None)."""
+        ...
+
+    async def public_add(self, code: str, now: float) -> None: ...
+
+    async def public_drop(self, code: str) -> None: ...
+
+    async def public_newest(self, most: int) -> list[str]:
+        """The codes of the newest public rooms, newest first."""
+        ...
+
+    async def challenge_open(
+        self, challenge: str, fields: dict[str, str], keep: int, due: float
+    ) -> None:
+        """Keep an open challenge's ``fields`` ``keep`` seconds; it expires at ``due``."""
+        ...
+
+    async def challenge_fields(self, challenge: str) -> dict[str, str]:
+        """An open challenge's fields (empty if it is gone)."""
+        ...
+
+    async def challenge_take(self, challenge: str, now: float) -> int:
+        """Remove a challenge in one step: 0 it was gone, 1 it was open, 2 it had expired (a
+        sweep marked it, or it was due by ``now``). Only one caller ever gets 1 or 2."""
+        ...
+
+    async def challenge_sweep(self, now: float, most: int) -> list[tuple[str, str, str, str]]:
+        """Mark at most ``most`` challenges due by ``now`` expired: (id, sender, sender's
+        name, target) of each this call marked (no other call marks them again)."""
+        ...
+
+    async def chat_add(self, code: str, line: dict[str, Any], keep: int, ttl: int) -> None:
+        """Append a chat line to room ``code``'s history, which keeps the last ``keep`` lines
+        for ``ttl`` seconds."""
+        ...
+
+    async def chat_lines(self, code: str) -> list[dict[str, Any]]: ...
+
+
 class Store(Protocol):
+    @property
+    def social(self) -> SocialStore:
+        """Where the social features keep their data."""
+        ...
+
     async def ping(self) -> bool: ...
 
     async def create(self, code: str, blob: bytes, version: int = 0) -> bool: ...

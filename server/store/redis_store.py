@@ -30,6 +30,8 @@ from server.store.base import (  # noqa: F401 - the interface's outcomes, named 
     StoreUnavailable,
     VersionMismatch,
 )
+from server.store.redis_calls import reached
+from server.store.social_store import RedisSocialStore
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -160,16 +162,10 @@ class RedisStore:
         self._commit = self.redis.register_script(_COMMIT)
         self._log_range = self.redis.register_script(_LOG_RANGE)
         self._refuse = self.redis.register_script(_REFUSE)
+        self.social = RedisSocialStore(self.redis)
 
     async def _call(self, coro: Any) -> Any:
-        try:
-            return await coro
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        except RedisError as exc:
-            if "LOADING" in str(exc) or "MASTERDOWN" in str(exc):
-                raise StoreUnavailable(str(exc)) from exc
-            raise
+        return await reached(coro)
 
     async def _write(self, script: Any, keys: list[str], args: list[Any]) -> Any:
         """Run a write script on a connection of its own, so a failure can say whether the

@@ -200,29 +200,28 @@ async def test_expiry_is_announced_when_the_process_that_took_the_challenge_is_g
 
 
 class _SweepDuringRead:
-    """A real Redis client whose next read of a challenge lets another process's sweep run
-    right after it: the interleaving an answer and an expiry can meet in."""
+    """A real (Redis) social store whose next read of a challenge lets another process's sweep
+    run right after it: the interleaving an answer and an expiry can meet in."""
 
-    def __init__(self, redis, sweep) -> None:
-        self._redis, self.sweep, self.swept = redis, sweep, None
+    def __init__(self, social, sweep) -> None:
+        self._social, self.sweep, self.swept = social, sweep, None
 
     def __getattr__(self, name):
-        return getattr(self._redis, name)
+        return getattr(self._social, name)
 
-    async def hgetall(self, key):
-        got = await self._redis.hgetall(key)
+    async def challenge_fields(self, challenge):
+        got = await self._social.challenge_fields(challenge)
         self.swept = await self.sweep()
         return got
 
 
 async def test_a_challenge_swept_while_it_is_answered_is_expired_not_accepted(redis_server):
-    import redis.asyncio as aioredis
-
     from server.social.challenges import Challenges
+    from server.store.redis_store import RedisStore
 
-    redis = aioredis.from_url(redis_server.url)
-    other = Challenges(redis, expires=60)  # another process, whose clock says it is due
-    proxy = _SweepDuringRead(redis, lambda: other.sweep(now=1_000_100.0))
+    store = RedisStore(redis_server.url)
+    other = Challenges(store.social, expires=60)  # another process, whose clock says it is due
+    proxy = _SweepDuringRead(store.social, lambda: other.sweep(now=1_000_100.0))
     mine = Challenges(proxy, expires=60)  # type: ignore[arg-type]
     ch = await mine.open("ann", "Ann", "bob", "gin_rummy", None, now=1_000_000.0)
     # Bob answers at 30 s by this process's clock; the sweep marks it expired meanwhile.
@@ -230,4 +229,4 @@ async def test_a_challenge_swept_while_it_is_answered_is_expired_not_accepted(re
         await mine.take(ch.id, "bob", "to", now=1_000_030.0)
     assert [o.id for o in proxy.swept] == [ch.id]  # the sweep announced it expired...
     assert err.value.code == "challenge_expired"  # ...so the answer must not make a room
-    await redis.aclose()
+    await store.close()

@@ -12,8 +12,8 @@ import pytest
 
 from cardtable_client import OpFailed
 from server.net.http import ROOMS_KEY
-from server.social.keys import NAMES, ONLINE, identity_key, sockets_key
-from server.social.lobby import PAGE, name_entry
+from server.social.lobby import PAGE
+from server.store.social_store import NAMES, ONLINE, identity_key, name_entry, sockets_key
 from tests.conftest import new_room
 
 
@@ -199,11 +199,12 @@ async def test_the_heartbeat_refreshes_online_identities(server, people):
 async def test_a_heartbeat_refreshes_many_sockets_in_batches(server, people):
     """More online sockets than one script call takes (REFRESH_BATCH): every one is refreshed,
     a renamed identity's old name entry goes, and the lobby lists each identity once."""
-    from server.social.lobby import REFRESH_BATCH, Lobby
+    from server.social.lobby import Lobby
+    from server.store.social_store import REFRESH_BATCH
 
     p = prefix()
     redis = server.app[ROOMS_KEY].store.redis
-    service = Lobby(redis, 15.0)
+    service = Lobby(server.app[ROOMS_KEY].store.social, 15.0)
     n = REFRESH_BATCH * 2 + 17
     ids = [f"batch{p}{i:04d}" for i in range(n)]
     for i, ident in enumerate(ids):

@@ -1,0 +1,28 @@
+"""What a failed Redis call means to the rest of the server: a connection that could not be made,
+a timeout, or a Redis still loading its data (or without its master) is
+:class:`server.store.base.StoreUnavailable`; any other Redis error is a bug and propagates."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import TypeVar
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from server.store.base import StoreUnavailable
+
+T = TypeVar("T")
+
+
+async def reached(call: Awaitable[T]) -> T:
+    """Await a Redis call; an unreachable Redis raises :class:`StoreUnavailable`."""
+    try:
+        return await call
+    except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        raise StoreUnavailable(str(exc)) from exc
+    except RedisError as exc:
+        if "LOADING" in str(exc) or "MASTERDOWN" in str(exc):
+            raise StoreUnavailable(str(exc)) from exc
+        raise
