@@ -1,6 +1,7 @@
 // A room page: wires the state, the connection, rendering, input and the panels together.
 
 import { Conn, type Fatal } from "./net/api";
+import { CARD_CODES, JOKERS } from "./net/protocol.gen";
 import { RoomChat } from "./social/chat";
 import { handCount, isCard, isHand, isStack, spotNear, stackBox } from "./table/board";
 import { h, setText } from "./core/dom";
@@ -20,7 +21,6 @@ import type { GameAction, GameInfo, Op, Player } from "./core/types";
 import { closeMenu, confirmDialog, prompt, screen, toast } from "./core/ui";
 import { forgetRoom, NAME_KEY, prettyCode, save, tokenKey } from "./core/util";
 
-const SUITS = ["C", "D", "H", "S"];
 
 export interface RoomOptions {
   giveUpAfter: number;
@@ -554,10 +554,7 @@ export class Room implements DragHost {
   }
 
   standardFaces(jokers: boolean): string[] {
-    const faces: string[] = [];
-    for (const s of SUITS) for (let r = 1; r <= 13; r++) faces.push(`${s}${r}`);
-    if (jokers) faces.push("J1", "J2");
-    return faces;
+    return [...CARD_CODES, ...(jokers ? JOKERS : [])];
   }
 
   undo(): void {

@@ -4,6 +4,7 @@
 // a finished game. The server decides everything; this only sorts what it sent.
 
 import type { Control, Game, GameAction, GamePlayer } from "../core/types";
+import { parseFace } from "../table/cards";
 
 /** The control group each game-specific widget shows. */
 export const WIDGET_GROUPS: Record<string, string> = { bid_pad: "bid", knock_picker: "knock" };
@@ -112,9 +113,9 @@ export function dragHints(controls: readonly Control[]): { handFaces: Set<string
 
 /** The rank of a card face (ace 1 .. king 13, a joker 0), or null for other faces. */
 function faceRank(face: string): number | null {
-  if (face === "J1" || face === "J2") return 0;
-  const m = /^[CDHS](1[0-3]|[1-9])$/.exec(face);
-  return m ? Number(m[1]) : null;
+  const p = parseFace(face);
+  if (p.kind === "joker") return 0;
+  return p.kind === "standard" ? (p.rank ?? null) : null;
 }
 
 /**
@@ -159,8 +160,8 @@ export function timerLeft(timer: Game["timer"], nowSeconds: number): { left: num
 const SUIT_ORDER = "SHCD"; // alternating colours: spades, hearts, clubs, diamonds
 
 function parse(face: string): { suit: number; rank: number } | null {
-  const m = /^([CDHS])(1[0-3]|[1-9])$/.exec(face);
-  return m ? { suit: SUIT_ORDER.indexOf(m[1]), rank: Number(m[2]) } : null;
+  const p = parseFace(face);
+  return p.kind === "standard" ? { suit: SUIT_ORDER.indexOf(p.suit ?? ""), rank: p.rank ?? 0 } : null;
 }
 
 /** Standard cards by suit then rank (the ace high or low), anything else after them by name. */

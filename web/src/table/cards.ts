@@ -4,6 +4,7 @@
 
 import { customFace, imageUrl, isImageHash } from "./customface";
 import { CARD_H, CARD_W } from "../core/types";
+import { CARD_CODES, JOKERS } from "../net/protocol.gen";
 
 const RED = "#c8102e";
 const BLACK = "#1b1b1f";
@@ -30,10 +31,17 @@ export interface ParsedFace {
   red: boolean;
 }
 
+const STANDARD: ReadonlySet<string> = new Set(CARD_CODES);
+const JOKER_CODES: ReadonlySet<string> = new Set(JOKERS);
+
+/** The one reading of a face on the page: a card code (suit letter, rank; the codes come from the
+ *  server's plugins/cards.py through the generated types), a joker (the first is red), or text. */
 export function parseFace(face: string): ParsedFace {
-  const m = /^([HDCS])(1[0-3]|[1-9])$/.exec(face);
-  if (m) return { kind: "standard", suit: m[1], rank: Number(m[2]), red: m[1] === "H" || m[1] === "D" };
-  if (face === "J1" || face === "J2") return { kind: "joker", red: face === "J1" };
+  if (STANDARD.has(face)) {
+    const suit = face[0];
+    return { kind: "standard", suit, rank: Number(face.slice(1)), red: suit === "H" || suit === "D" };
+  }
+  if (JOKER_CODES.has(face)) return { kind: "joker", red: face === JOKERS[0] };
   return { kind: "text", red: false };
 }
 
@@ -238,10 +246,13 @@ export function faceSvg(face: string): string {
 
 /** Jacks, queens and kings are pictures from the svg-cards package, cut out at build time
  *  (web/courts.mjs): real figures instead of a letter with a crown. */
-const COURT = /^[CDHS]1[123]$/;
+function isCourt(face: string): boolean {
+  const p = parseFace(face);
+  return p.kind === "standard" && (p.rank ?? 0) >= 11;
+}
 
 export function faceUrl(face: string): string {
-  if (COURT.test(face)) return `/assets/cards/${face}.svg`;
+  if (isCourt(face)) return `/assets/cards/${face}.svg`;
   const custom = customFace(face);
   if (custom?.image) return imageUrl(custom.image);
   if (custom) return url("f:" + face, () => textFace(custom.text, custom.color || BLACK));
