@@ -4,7 +4,7 @@
 // `create {kind: "deck", cards, back}`.
 
 import { h, setText } from "../core/dom";
-import type { Room } from "../room";
+import type { Op } from "../core/types";
 import { confirmDialog, toast } from "../core/ui";
 import { load, tokenKey } from "../core/util";
 
@@ -51,7 +51,13 @@ function roughCount(text: string): number {
   return n;
 }
 
-export async function openDeckBuilder(room: Room, at: { x: number; y: number }): Promise<void> {
+/** What the deck builder needs from the room page (room.ts passes itself). */
+export interface DeckBuilderPorts {
+  readonly s: { readonly code: string };
+  send(op: Op): void;
+}
+
+export async function openDeckBuilder(room: DeckBuilderPorts, at: { x: number; y: number }): Promise<void> {
   const code = room.s.code;
   const lines = h("textarea", {
     "data-testid": "deck-lines",

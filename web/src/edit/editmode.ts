@@ -4,17 +4,29 @@
 // click can't move a zone or delete anything: the table is for playing.
 
 import { freeSpot, isStack } from "../table/board";
-import { openDeckBuilder } from "./deckbuilder";
+import { type DeckBuilderPorts, openDeckBuilder } from "./deckbuilder";
 import { h } from "../core/dom";
 import { downloadGameFile } from "./gamefiles";
 import { boardOf } from "./homemade";
-import type { Room } from "../room";
-import { mayEdit } from "../table/state";
+import { mayEdit, type State } from "../table/state";
 import type { ButtonObj, Obj, StackObj } from "../core/types";
 import type { Step } from "../net/protocol.gen";
 import { confirmDialog, type MenuItem, prompt, showMenu, toast } from "../core/ui";
 
 const DIE_SIDES = [4, 6, 8, 10, 12, 20];
+
+/** What edit mode needs from the room page (room.ts passes itself). */
+export interface EditPorts extends DeckBuilderPorts {
+  readonly s: State;
+  /** The room page's root element: it carries the "editing" class while edit mode is on. */
+  readonly root: HTMLElement;
+  create(op: Extract<Parameters<DeckBuilderPorts["send"]>[0], { op: "create" }>): void;
+  standardFaces(jokers: boolean): string[];
+  ov(id: string): number | undefined;
+  notice(text: string): void;
+  changed(): void;
+  addLabel(at: { x: number; y: number }): Promise<void>;
+}
 
 function field(label: string, input: HTMLElement): HTMLElement {
   return h("label", { class: "edit-field" }, h("span", {}, label), input);
@@ -43,7 +55,7 @@ export class EditMode {
   readonly addBtn: HTMLButtonElement;
   readonly fileBtn: HTMLButtonElement;
 
-  constructor(private room: Room) {
+  constructor(private room: EditPorts) {
     this.toggle = h("button", { type: "button", "data-testid": "edit-toggle", title: "Change the layout: add, move, resize, delete" }, "Edit table") as HTMLButtonElement;
     this.toggle.addEventListener("click", () => {
       this.choice = !this.on;

@@ -5,10 +5,21 @@
 
 import { h } from "../core/dom";
 import { hello, type ServerErr, showOutOfDate, STORAGE_NEEDED, storageWorks } from "../net/identity";
-import type { Room } from "../room";
+import type { Conn } from "../net/api";
+import type { State } from "../table/state";
 import { type ChatLine, chatLine, Social } from "./social";
 import { confirmDialog, screen, toast } from "../core/ui";
 import { queryParam } from "../core/util";
+
+/** What the room's chat needs from the room page (room.ts passes itself). */
+export interface ChatPorts {
+  readonly s: State;
+  readonly conn: Conn;
+  /** The players panel, whose log box the chat lines go in. */
+  readonly panel: { readonly el: HTMLElement };
+  /** Redraw the page (hearts by favourites' names). */
+  changed(): void;
+}
 
 export class RoomChat {
   readonly social: Social;
@@ -19,7 +30,7 @@ export class RoomChat {
   private input: HTMLInputElement;
   private nextRef = 1;
 
-  constructor(private room: Room) {
+  constructor(private room: ChatPorts) {
     const conn = room.conn;
     const sock = conn.socket;
     this.social = new Social(sock);

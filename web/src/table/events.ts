@@ -2,13 +2,60 @@
 
 import { freeSpot, isCard, isStack } from "./board";
 import { toTable } from "./geom";
-import type { Room } from "../room";
-import { mayEdit } from "./state";
-import { type StackObj, TABLE_H, TABLE_W } from "../core/types";
+import type { Renderer } from "./render";
+import { mayEdit, type State } from "./state";
+import { type Obj, type Op, type StackObj, TABLE_H, TABLE_W } from "../core/types";
 import { dialogOpen, type MenuItem, showMenu } from "../core/ui";
 import { clamp } from "../core/util";
 
-export function bindKeys(room: Room): void {
+/** What the shortcuts and menus need from the room page (room.ts passes itself): the table's
+ * actions by name, and the rule game's and edit mode's parts of the menus. */
+export interface TableActions {
+  readonly s: State;
+  readonly r: Pick<Renderer, "stage" | "geom">;
+  readonly closed: boolean;
+  /** The rule game's part: a card's one move, Escape, its menu items. */
+  readonly game: {
+    activate(id: string): boolean;
+    escape(): boolean;
+    menuItems(id: string | null): MenuItem[];
+  };
+  /** Edit mode's part: whether it is on, and its items for an object's menu. */
+  readonly edit: { readonly on: boolean; menuItems(o: Obj | undefined): MenuItem[] };
+  send(op: Op): void;
+  changed(): void;
+  zoomBy(factor: number): void;
+  targets(): string[];
+  pileOf(id: string): string | null;
+  targetPile(): string | null;
+  flipTarget(id: string): string;
+  flip(ids: string[]): void;
+  rotate(ids: string[], by: number): void;
+  shuffle(id: string): void;
+  take(id: string, n: number): void;
+  takeN(id: string): Promise<void>;
+  dealPrompt(id: string): Promise<void>;
+  split(id: string, n: number): void;
+  toHand(id: string): void;
+  play(id: string, up: boolean): void;
+  gather(cards: string[]): Promise<void>;
+  roll(id: string): void;
+  counter(id: string, delta: number): void;
+  counterSet(id: string, value: number): Promise<void>;
+  chips(id: string, n: number): void;
+  lock(id: string, locked: boolean): void;
+  remove(id: string): void;
+  relabel(id: string, current: string): Promise<void>;
+  editLabel(id: string, current: string): Promise<void>;
+  create(op: Extract<Op, { op: "create" }>): void;
+  addCustom(at: { x: number; y: number }): Promise<void>;
+  addLabel(at: { x: number; y: number }): Promise<void>;
+  standardFaces(jokers: boolean): string[];
+  undo(): void;
+  help(): void;
+}
+
+export function bindKeys(room: TableActions): void {
   document.addEventListener("keydown", (e) => {
     if (dialogOpen() || room.closed) return;
     const t = e.target as HTMLElement | null;
@@ -77,7 +124,7 @@ const EDITING = new Set([
 
 /** The context menu for object `id` (or the empty table when null), at the pointer. */
 export function openMenu(
-  room: Room,
+  room: TableActions,
   id: string | null,
   clientX: number,
   clientY: number,
@@ -256,7 +303,7 @@ function pileTitle(p: StackObj): string {
 }
 
 /** A pile's menu (its label is changed in edit mode's "Size and layout…", with its size). */
-function pileItems(room: Room, pileId: string, items: (MenuItem | null)[]): void {
+function pileItems(room: TableActions, pileId: string, items: (MenuItem | null)[]): void {
   const p = room.s.view.get(pileId);
   if (!isStack(p)) return;
   const n = p.cards.length;

@@ -12,8 +12,9 @@ import { cardReachable, freeSpot, isCard, isStack, objBox, stackBox, topCardId, 
 import { h, setText } from "../core/dom";
 import { type Drop, type DragItem, findTarget, resolveDrop } from "./drop";
 import { inHandStrip, toStage } from "./geom";
-import type { Room } from "../room";
-import { CARD_H, CARD_W, type Obj } from "../core/types";
+import type { Renderer } from "./render";
+import type { State } from "./state";
+import { CARD_H, CARD_W, type Obj, type Op } from "../core/types";
 import { dialogOpen } from "../core/ui";
 
 interface Grab {
@@ -30,6 +31,27 @@ interface Carry {
   allowed: Set<string>;
 }
 
+/** What keyboard play needs from the room page (room.ts passes itself). */
+export interface KeyboardPorts {
+  readonly s: State;
+  readonly r: Renderer;
+  readonly closed: boolean;
+  /** The rule game's part: picking, a card's one move, where cards may go. */
+  readonly game: {
+    pick(id: string): boolean;
+    oneMove(id: string): boolean;
+    activate(id: string): boolean;
+    dropsFor(ids: string[]): Set<string>;
+  };
+  send(op: Op): void;
+  changed(): void;
+  notice(text: string): void;
+  ov(id: string): number | undefined;
+  mayMove(id: string): boolean;
+  dragHint(ids: string[] | null): void;
+  openMenu(id: string | null, x: number, y: number): void;
+}
+
 export class Keyboard {
   private carry: Carry | null = null;
   private readonly hint: HTMLElement;
@@ -41,7 +63,7 @@ export class Keyboard {
   /** After a keyboard drop: where focus should go once the move shows. */
   private refocus: { find: () => HTMLElement | null; tries: number } | null = null;
 
-  constructor(private room: Room) {
+  constructor(private room: KeyboardPorts) {
     prepareAnnouncer();
     this.hint = h("div", { class: "kbd-hint", "data-testid": "kbd-hint", "aria-hidden": "true", hidden: true });
     this.spot = h("div", { class: "kbd-spot", "data-testid": "kbd-spot", hidden: true });
