@@ -97,7 +97,7 @@ def create_app(config: Config) -> web.Application:
         rooms = RoomService(store, config.limits, bot_delay=config.bot_delay_seconds)
         app[ROOMS_KEY] = rooms
         # Other processes' commits arrive on the rooms' channels; the embedded store has none.
-        handlers.start(rooms, store.redis if config.redis_url else None)
+        handlers.start(rooms, follow_others=bool(config.redis_url))
         beat = asyncio.create_task(_heartbeat(handlers, config.heartbeat_seconds))
         yield
         beat.cancel()

@@ -22,15 +22,8 @@ from server.room.players import hash_token
 from server.room.service import RoomService
 from server.store.base import unreachable_is_unavailable
 from server.store.rate_limits import SlidingLimiter, Window
-from server.store.redis_store import RedisStore
 from server.table.decks import HASH_RE, read_face
 from server.table.objects import Board, Card, Player, Table, encode_table
-
-
-def _images(rooms: RoomService) -> RedisStore:
-    if not isinstance(rooms.store, RedisStore):  # pragma: no cover - the one implementation
-        raise CardtableError(CONFLICT, "This store does not keep images.")
-    return rooms.store
 
 
 def player_by_token(table: Table, token: str | None) -> Player:
@@ -66,7 +59,7 @@ async def upload_image(
         rooms.store, "img", [Window(60, UPLOADS_PER_MINUTE)], "image uploads", clock
     ).take(code)
     with unreachable_is_unavailable():
-        done = await _images(rooms).put_image(code, digest, data, MAX_IMAGES_PER_ROOM)
+        done = await rooms.store.put_image(code, digest, data, MAX_IMAGES_PER_ROOM)
     if done == -1:
         raise CardtableError(ROOM_NOT_FOUND, f"There is no room {codes.pretty(code)}.")
     if done == -2:
@@ -77,7 +70,7 @@ async def upload_image(
 async def fetch_image(rooms: RoomService, code: str, digest: str) -> tuple[bytes, str]:
     """A room's image and its (re-sniffed) content type, or ``room_not_found``."""
     with unreachable_is_unavailable():
-        data = await _images(rooms).get_image(code, digest)
+        data = await rooms.store.get_image(code, digest)
     if data is None or not await rooms.exists(code):
         raise CardtableError(ROOM_NOT_FOUND, "There is no such image in this room.")
     return data, sniff(data)
@@ -112,7 +105,7 @@ async def export_room(
                 "face-down piles: only the host can, with nobody else seated.",
             )
     with unreachable_is_unavailable():
-        images = await _images(rooms).get_images(code, _referenced(table))
+        images = await rooms.store.get_images(code, _referenced(table))
     return export_game(table, images, positions=positions)
 
 
@@ -126,7 +119,7 @@ async def create_from_file(rooms: RoomService, data: Any) -> Table:
         code = codes.new_code()
         table = build_table(loaded, code, rooms.clock(), rooms.rng)
         with unreachable_is_unavailable():
-            if await _images(rooms).create_with_images(
+            if await rooms.store.create_with_images(
                 code, encode_table(table), table.version, loaded.images
             ):
                 return table

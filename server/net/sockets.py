@@ -48,7 +48,6 @@ from server.room.scheduling import Scheduler
 from server.room.service import ALL, Joined, RoomService
 from server.store.base import StoreUnavailable
 from server.store.rate_limits import SlidingLimiter
-from server.store.redis_store import feed_channel
 from server.table.ops import parse_op
 
 log = logging.getLogger("cardtable.sockets")
@@ -89,15 +88,15 @@ class SocketHandlers:
         sio.on("drag", self.on_drag)
         self.social = SocialHandlers(self)
 
-    def start(self, rooms: RoomService, subscribe_redis: Any | None) -> None:
-        """Use ``rooms``; with ``subscribe_redis`` (several processes share the store), follow
-        other processes' commits on the rooms' channels."""
+    def start(self, rooms: RoomService, follow_others: bool) -> None:
+        """Use ``rooms``; with ``follow_others`` (several processes share the store), follow
+        other processes' commits through a subscription to the store."""
         self.rooms = rooms
         self.social.start(rooms)
         self.misses = miss_limiter(rooms.store, self.config)
         subscriber = (
-            Subscriber(subscribe_redis, feed_channel, lambda: feeds)
-            if subscribe_redis is not None
+            Subscriber(rooms.store.subscription(), lambda: feeds)
+            if follow_others
             else None
         )
         feeds = Feeds(rooms, self._send, self._gone, subscriber)

@@ -38,6 +38,7 @@ import msgspec
 
 from server import metrics
 from server.errors import NOT_JOINED, CardtableError
+from server.store.base import FeedSubscription
 
 log = logging.getLogger("cardtable.fanout")
 _unpack = msgspec.msgpack.Decoder().decode
@@ -445,17 +446,14 @@ class Feeds:
 
 
 class Subscriber:
-    """One Redis pub/sub connection for the room channels this process has feeds for."""
+    """One store subscription (a Redis pub/sub connection) for the rooms this process has feeds
+    for."""
 
-    def __init__(
-        self, redis: Any, channel_of: Callable[[str], str], feeds: Callable[[], Feeds]
-    ) -> None:
-        self.redis = redis
-        self.channel_of = channel_of
+    def __init__(self, source: FeedSubscription, feeds: Callable[[], Feeds]) -> None:
+        self.source = source
         self.feeds = feeds
-        self.pubsub = redis.pubsub()
-        self.codes: dict[bytes, str] = {}
-        self.confirmed: dict[bytes, asyncio.Future[None]] = {}
+        self.codes: set[str] = set()
+        self.confirmed: dict[str, asyncio.Future[None]] = {}
         self.task: asyncio.Task[None] | None = None
         self.broken = False  # the pub/sub connection failed and is not back yet
 
@@ -464,12 +462,11 @@ class Subscriber:
         return self.task is None or (not self.task.done() and not self.broken)
 
     async def subscribe(self, code: str) -> None:
-        channel = self.channel_of(code).encode()
-        self.codes[channel] = code
+        self.codes.add(code)
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.confirmed[channel] = fut
+        self.confirmed[code] = fut
         try:
-            await self.pubsub.subscribe(channel)
+            await self.source.subscribe(code)
         except Exception:  # Redis away: local commits still flow; gaps are filled later
             log.warning("could not subscribe to %s; other processes' moves arrive late", code)
             return
@@ -479,15 +476,14 @@ class Subscriber:
             await asyncio.wait_for(asyncio.shield(fut), 5.0)
 
     async def unsubscribe(self, code: str) -> None:
-        channel = self.channel_of(code).encode()
-        self.codes.pop(channel, None)
+        self.codes.discard(code)
         with contextlib.suppress(Exception):
-            await self.pubsub.unsubscribe(channel)
+            await self.source.unsubscribe(code)
 
     async def _read(self) -> None:
         while True:
             try:
-                msg = await self.pubsub.get_message(timeout=1.0)
+                msg = await self.source.next(timeout=1.0)
                 if self.broken:
                     self.broken = False
                     self.feeds().reconnected()
@@ -501,15 +497,12 @@ class Subscriber:
                 continue
             if msg is None:
                 continue
-            channel = msg.get("channel")
-            if msg["type"] == "subscribe":
-                fut = self.confirmed.pop(channel, None)
+            if msg.kind == "subscribed":
+                fut = self.confirmed.pop(msg.code, None)
                 if fut is not None and not fut.done():
                     fut.set_result(None)
-            elif msg["type"] == "message":
-                code = self.codes.get(channel)
-                if code is not None:
-                    self.feeds().published(code, msg["data"])
+            elif msg.kind == "entry" and msg.code in self.codes:
+                self.feeds().published(msg.code, msg.data)
 
     async def close(self) -> None:
         if self.task is not None:
@@ -517,4 +510,4 @@ class Subscriber:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
         with contextlib.suppress(Exception):
-            await self.pubsub.aclose()
+            await self.source.close()

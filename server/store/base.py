@@ -212,10 +212,57 @@ class SocialStore(Protocol):
     async def chat_lines(self, code: str) -> list[dict[str, Any]]: ...
 
 
+@dataclass(frozen=True)
+class FeedMessage:
+    """What a feed subscription reads: ``subscribed`` (room ``code``'s commits are read from
+    now on) or ``entry`` (the op-log entry of a commit in room ``code``, any process's)."""
+
+    kind: str
+    code: str
+    data: bytes = b""
+
+
+class FeedSubscription(Protocol):
+    """One reader of the entries every process's commits publish, for the rooms subscribed."""
+
+    async def subscribe(self, code: str) -> None: ...
+
+    async def unsubscribe(self, code: str) -> None: ...
+
+    async def next(self, timeout: float) -> FeedMessage | None:
+        """The next message, or None after ``timeout`` seconds without one; raises when the
+        connection is lost (call again to retry)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
 class Store(Protocol):
     @property
     def social(self) -> SocialStore:
         """Where the social features keep their data."""
+        ...
+
+    def subscription(self) -> FeedSubscription:
+        """A new reader of the rooms' commits, in commit order per room."""
+        ...
+
+    async def put_image(self, code: str, digest: str, data: bytes, most: int) -> int:
+        """Keep an image with room ``code`` under its sha256: 1 stored, 0 already there, -1 no
+        such room, -2 the room already holds ``most`` images."""
+        ...
+
+    async def get_image(self, code: str, digest: str) -> bytes | None: ...
+
+    async def get_images(self, code: str, digests: Sequence[str]) -> dict[str, bytes]:
+        """The room's images among ``digests`` (missing ones left out)."""
+        ...
+
+    async def create_with_images(
+        self, code: str, blob: bytes, version: int, images: dict[str, bytes]
+    ) -> bool:
+        """:meth:`create` and the room's images in one atomic step; False if the code is taken
+        (then nothing is written)."""
         ...
 
     async def ping(self) -> bool: ...

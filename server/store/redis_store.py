@@ -23,7 +23,8 @@ from redis.exceptions import BusyLoadingError, NoScriptError, RedisError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from server.store.base import (  # noqa: F401 - the interface's outcomes, named here too
+from server.store.base import (
+    FeedMessage,  # noqa: F401 - the interface's outcomes, named here too
     Repeated,
     RoomGone,
     Seen,
@@ -126,6 +127,38 @@ def feed_channel(code: str) -> str:
     return f"ct:{{{code}}}:feed"
 
 
+def _feed_code(channel: bytes | str) -> str:
+    """The room code in a :func:`feed_channel` name."""
+    name = channel.decode() if isinstance(channel, bytes) else channel
+    return name[len("ct:{") : -len("}:feed")]
+
+
+class RedisFeed:
+    """A :class:`server.store.base.FeedSubscription` over one Redis pub/sub connection."""
+
+    def __init__(self, redis: aioredis.Redis) -> None:
+        self.pubsub = redis.pubsub()
+
+    async def subscribe(self, code: str) -> None:
+        await self.pubsub.subscribe(feed_channel(code).encode())
+
+    async def unsubscribe(self, code: str) -> None:
+        await self.pubsub.unsubscribe(feed_channel(code).encode())
+
+    async def next(self, timeout: float) -> FeedMessage | None:
+        msg = await self.pubsub.get_message(timeout=timeout)
+        if msg is None:
+            return None
+        if msg["type"] == "subscribe":
+            return FeedMessage("subscribed", _feed_code(msg["channel"]))
+        if msg["type"] == "message":
+            return FeedMessage("entry", _feed_code(msg["channel"]), msg["data"])
+        return None
+
+    async def close(self) -> None:
+        await self.pubsub.aclose()
+
+
 class RedisStore:
     """The one store implementation. ``url`` is any redis-py URL (``redis://``, ``unix://``)."""
 
@@ -163,6 +196,10 @@ class RedisStore:
         self._log_range = self.redis.register_script(_LOG_RANGE)
         self._refuse = self.redis.register_script(_REFUSE)
         self.social = RedisSocialStore(self.redis)
+
+    def subscription(self) -> RedisFeed:
+        """A pub/sub reader of the rooms' feed channels (each commit publishes its entry)."""
+        return RedisFeed(self.redis)
 
     async def _call(self, coro: Any) -> Any:
         return await reached(coro)
