@@ -21,7 +21,6 @@ import type { GameAction, GameInfo, Op, Player } from "./core/types";
 import { closeMenu, confirmDialog, prompt, screen, toast } from "./core/ui";
 import { forgetRoom, NAME_KEY, prettyCode, save, tokenKey } from "./core/util";
 
-
 export interface RoomOptions {
   giveUpAfter: number;
 }
@@ -145,7 +144,12 @@ export class Room implements DragHost {
   }
 
   private topbar(code: string): HTMLElement {
-    const copy = h("button", { type: "button", class: "copy", "data-testid": "copy-link", title: "Copy the link to this room" }, h("span", { class: "wide" }, "Copy link"), h("span", { class: "narrow" }, "Link"));
+    const copy = h(
+      "button",
+      { type: "button", class: "copy", "data-testid": "copy-link", title: "Copy the link to this room" },
+      h("span", { class: "wide" }, "Copy link"),
+      h("span", { class: "narrow" }, "Link"),
+    );
     copy.addEventListener("click", () => void this.copyLink());
     const add = h("button", { type: "button", "data-testid": "add-menu", title: "Add cards, chips, counters, dice…" }, "+ Add");
     this.addBtn = add;
@@ -154,12 +158,22 @@ export class Room implements DragHost {
       e.stopPropagation();
       openMenu(this, null, r.left, r.bottom + 4, "auto");
     });
-    const undo = h("button", { type: "button", "data-testid": "undo", title: "Undo your last move (Ctrl+Z)" }, h("span", { class: "wide" }, "Undo"), h("span", { class: "narrow", "aria-hidden": "true" }, "↶"));
+    const undo = h(
+      "button",
+      { type: "button", "data-testid": "undo", title: "Undo your last move (Ctrl+Z)" },
+      h("span", { class: "wide" }, "Undo"),
+      h("span", { class: "narrow", "aria-hidden": "true" }, "↶"),
+    );
     undo.addEventListener("click", () => this.undo());
     this.undoBtn = undo;
     const help = h("button", { type: "button", "data-testid": "help", title: "Keyboard shortcuts (?)" }, "?");
     help.addEventListener("click", () => this.help());
-    const panelBtn = h("button", { type: "button", class: "panel-toggle", "data-testid": "panel-toggle", title: "Players and log" }, h("span", { class: "wide" }, "Players"), h("span", { class: "narrow", "aria-hidden": "true" }, "☰"));
+    const panelBtn = h(
+      "button",
+      { type: "button", class: "panel-toggle", "data-testid": "panel-toggle", title: "Players and log" },
+      h("span", { class: "wide" }, "Players"),
+      h("span", { class: "narrow", "aria-hidden": "true" }, "☰"),
+    );
     panelBtn.addEventListener("click", () => this.root.classList.toggle("panel-open"));
     return h(
       "header",
@@ -236,11 +250,14 @@ export class Room implements DragHost {
     if (kind === "not-found") {
       this.closed = true;
       forgetRoom(code);
-      screen("screen-not-found", "Room not found", `There is no room ${prettyCode(code)}. It may have expired.`, [{ ...home, primary: true }]);
+      screen("screen-not-found", "Room not found", `There is no room ${prettyCode(code)}. It may have expired.`, [
+        { ...home, primary: true },
+      ]);
     } else if (kind === "full") {
       this.closed = true;
       // The server's message is the title's sentence again: say it once, and say what to do.
-      const text = msg && !/^this room is full\.?$/i.test(msg.trim()) ? msg : "It has as many people as it can hold. Try again when someone leaves.";
+      const text =
+        msg && !/^this room is full\.?$/i.test(msg.trim()) ? msg : "It has as many people as it can hold. Try again when someone leaves.";
       screen("screen-full", "This room is full", text, [
         { label: "Try again", testid: "try-again", action: () => location.reload() },
         { ...home, primary: true },
@@ -277,7 +294,13 @@ export class Room implements DragHost {
   }
 
   private async askNameAndRetry(msg: string): Promise<void> {
-    const name = await prompt("Your name", { hint: msg, value: this.s.me.name, maxLength: 32, ok: "Join", required: "Type a name to join." });
+    const name = await prompt("Your name", {
+      hint: msg,
+      value: this.s.me.name,
+      maxLength: 32,
+      ok: "Join",
+      required: "Type a name to join.",
+    });
     if (name && name.trim()) {
       this.s.me.name = name.trim();
       save(NAME_KEY, this.s.me.name);
@@ -564,7 +587,12 @@ export class Room implements DragHost {
   // --- players ---------------------------------------------------------------------------------
 
   private async renameMe(): Promise<void> {
-    const got = await prompt("Your name", { value: this.s.me.name, maxLength: 32, ok: "Rename", required: "A name can't be empty: the other players see it next to your seat." });
+    const got = await prompt("Your name", {
+      value: this.s.me.name,
+      maxLength: 32,
+      ok: "Rename",
+      required: "A name can't be empty: the other players see it next to your seat.",
+    });
     if (got === null) return;
     const name = got.trim();
     if (!name) return;
@@ -576,7 +604,13 @@ export class Room implements DragHost {
 
   private async removePlayer(p: Player): Promise<void> {
     const what = p.bot ? "the computer player" : p.name;
-    if (await confirmDialog(`Remove ${what}?`, p.bot ? "The seat will be free again." : `${p.name} leaves the room and can't come back with this seat's link.`, "Remove"))
+    if (
+      await confirmDialog(
+        `Remove ${what}?`,
+        p.bot ? "The seat will be free again." : `${p.name} leaves the room and can't come back with this seat's link.`,
+        "Remove",
+      )
+    )
       this.conn.request("host", { action: "remove", player: p.id });
   }
 
@@ -608,13 +642,24 @@ export class Room implements DragHost {
       opts.el.replaceWith(next.el);
       opts = next;
     });
-    const ok = await confirmDialog("Play a game", "The table is cleared and set up for the game; moves follow its rules. It starts when its seats are taken, or when you start it.", "Set up the game", holder);
+    const ok = await confirmDialog(
+      "Play a game",
+      "The table is cleared and set up for the game; moves follow its rules. It starts when its seats are taken, or when you start it.",
+      "Set up the game",
+      holder,
+    );
     if (ok) this.conn.request("host", { action: "game", game: choice.value, options: opts.values() });
   }
 
   private async rulesOff(): Promise<void> {
     const title = this.s.game?.title ?? "the game";
-    if (await confirmDialog(`Turn ${title} rules off?`, "Back to free play: the cards stay where they are and move freely; the score is gone.", "Rules off"))
+    if (
+      await confirmDialog(
+        `Turn ${title} rules off?`,
+        "Back to free play: the cards stay where they are and move freely; the score is gone.",
+        "Rules off",
+      )
+    )
       this.conn.request("host", { action: "game", game: null });
   }
 
@@ -654,7 +699,10 @@ export class Room implements DragHost {
       ["In a game: double-click, Enter", "make the card's move, when it has just one (draw it, play it)"],
       ["In a game: right-click, long-press", "the moves of that card, and Sort"],
       ["Tab, arrow keys", "go from object to object: the table, then your hand (letter keys act on the focused one)"],
-      ["Enter, Space", "pick up the focused card (Shift: the whole pile); arrows choose where; Enter drops (Shift+Enter: face down); Esc puts it back"],
+      [
+        "Enter, Space",
+        "pick up the focused card (Shift: the whole pile); arrows choose where; Enter drops (Shift+Enter: face down); Esc puts it back",
+      ],
       ["X, Menu key / Shift+F10", "select the focused object; its menu"],
     ];
     const close = h("button", { type: "button", class: "primary", "data-testid": "help-close" }, "Close");
@@ -665,7 +713,11 @@ export class Room implements DragHost {
         "div",
         { class: "modal-box help" },
         h("h2", {}, "How to play"),
-        h("dl", {}, rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
+        h(
+          "dl",
+          {},
+          rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]),
+        ),
         h("div", { class: "modal-buttons" }, close),
       ),
     );
@@ -690,7 +742,11 @@ export class Room implements DragHost {
   /** Sit at `seat`; a free seat that still holds someone's cards is taken over only if asked. */
   private async sit(seat: number): Promise<void> {
     const question = takeOverQuestion(this.s, seat, this.handCounts()[seat] ?? 0);
-    if (question && !(await confirmDialog(question, "Their cards become yours; if they come back, they can take another seat or watch.", "Take over"))) return;
+    if (
+      question &&
+      !(await confirmDialog(question, "Their cards become yours; if they come back, they can take another seat or watch.", "Take over"))
+    )
+      return;
     this.conn.request("seat", { seat });
   }
 
@@ -713,10 +769,13 @@ export class Room implements DragHost {
     const who = holder ? `${holder.name} took seat ${was + 1}` : `Seat ${was + 1} was taken`;
     const what = open.length ? "Sit at a free seat, or watch." : "No seat is free now: you watch, and can sit down when one is.";
     modal.appendChild(
-      h("div", { class: "modal-box", role: "dialog", "aria-modal": "true", "aria-labelledby": "seat-taken-title" },
+      h(
+        "div",
+        { class: "modal-box", role: "dialog", "aria-modal": "true", "aria-labelledby": "seat-taken-title" },
         h("h2", { id: "seat-taken-title" }, "Welcome back"),
         h("p", { class: "hint" }, `While you were away, ${who}. ${what}`),
-        h("div", { class: "modal-buttons" }, watch, ...seats)),
+        h("div", { class: "modal-buttons" }, watch, ...seats),
+      ),
     );
     modal.addEventListener("keydown", (e) => e.key === "Escape" && done());
     document.body.appendChild(modal);

@@ -78,6 +78,16 @@ test("drop places: from the table your hand comes first; from your hand, the tab
 
 test("drop places in a rule room: piles and the hand only, the allowed ones first", () => {
   const v = table();
-  const got = dropPlaces({ view: v, seat: 0, carried: ["h2"], game: true, allowed: new Set(["discard"]), others: [{ seat: 1, name: "Ben" }] });
-  assert.deepEqual(got.map((p) => (p.kind === "object" ? p.id : p.kind)), ["discard", "deck"]);
+  const got = dropPlaces({
+    view: v,
+    seat: 0,
+    carried: ["h2"],
+    game: true,
+    allowed: new Set(["discard"]),
+    others: [{ seat: 1, name: "Ben" }],
+  });
+  assert.deepEqual(
+    got.map((p) => (p.kind === "object" ? p.id : p.kind)),
+    ["discard", "deck"],
+  );
 });

@@ -22,16 +22,32 @@ import {
 
 const bid = (n) => ({ action: { type: "bid", bid: n }, label: n === 0 ? "Nil" : String(n), kind: "button", group: "bid" });
 const button = (type, label) => ({ action: { type }, label, kind: "button" });
-const drag = (type, source, dest, cards) => ({ action: { type, ...(cards ? { card: cards[0] } : {}) }, label: type, kind: "drag", source, dest, ...(cards ? { cards } : {}) });
+const drag = (type, source, dest, cards) => ({
+  action: { type, ...(cards ? { card: cards[0] } : {}) },
+  label: type,
+  kind: "drag",
+  source,
+  dest,
+  ...(cards ? { cards } : {}),
+});
 
 test("grouped controls go to the widget the game lists, else they are plain buttons", () => {
   const controls = [bid(0), bid(1), bid(2), button("look", "Look at my cards")];
   const withPad = sortControls(controls, ["bid_pad"]);
-  assert.deepEqual(withPad.widgets.get("bid_pad").map((c) => c.label), ["Nil", "1", "2"]);
-  assert.deepEqual(withPad.buttons.map((c) => c.label), ["Look at my cards"]);
+  assert.deepEqual(
+    withPad.widgets.get("bid_pad").map((c) => c.label),
+    ["Nil", "1", "2"],
+  );
+  assert.deepEqual(
+    withPad.buttons.map((c) => c.label),
+    ["Look at my cards"],
+  );
   const without = sortControls(controls, []);
   assert.equal(without.widgets.size, 0);
-  assert.deepEqual(without.buttons.map((c) => c.label), ["Nil", "1", "2", "Look at my cards"]);
+  assert.deepEqual(
+    without.buttons.map((c) => c.label),
+    ["Nil", "1", "2", "Look at my cards"],
+  );
   // A widget of another game does not take these.
   assert.deepEqual(sortControls(controls, ["knock_picker"]).buttons.length, 4);
 });
@@ -46,10 +62,22 @@ test("prompts are grouped with their decline; picks and drags are apart", () => 
     button("next_deal", "Next deal"),
   ];
   const s = sortControls(controls, []);
-  assert.deepEqual(s.prompts.map((g) => g.map((c) => c.action.type)), [["buy", "decline"], ["other"]]);
-  assert.deepEqual(s.picks.map((c) => c.action.type), ["pass_cards"]);
-  assert.deepEqual(s.drags.map((c) => c.action.type), ["play"]);
-  assert.deepEqual(s.buttons.map((c) => c.action.type), ["next_deal"]);
+  assert.deepEqual(
+    s.prompts.map((g) => g.map((c) => c.action.type)),
+    [["buy", "decline"], ["other"]],
+  );
+  assert.deepEqual(
+    s.picks.map((c) => c.action.type),
+    ["pass_cards"],
+  );
+  assert.deepEqual(
+    s.drags.map((c) => c.action.type),
+    ["play"],
+  );
+  assert.deepEqual(
+    s.buttons.map((c) => c.action.type),
+    ["next_deal"],
+  );
 });
 
 test("a drag fits the cards it lists, from its source; without cards, the top card", () => {
@@ -61,7 +89,12 @@ test("a drag fits the cards it lists, from its source; without cards, the top ca
   assert.ok(!dragFits(discard, [{ source: "hand", top: true }]), "a card we can't see");
   assert.ok(dragFits(draw, [{ source: "stock", top: true }]));
   assert.ok(!dragFits(draw, [{ source: "stock", top: false }]), "not the top card");
-  assert.ok(!dragFits(draw, [{ source: "stock", top: true }, { source: "stock", top: false }]));
+  assert.ok(
+    !dragFits(draw, [
+      { source: "stock", top: true },
+      { source: "stock", top: false },
+    ]),
+  );
   assert.ok(!dragFits(button("pass", "Pass"), [{ face: "H7", source: "hand", top: true }]));
   // A meld laid down: several cards together, each among the control's cards.
   const meld = drag("meld", "hand", "newmeld", ["H5", "H6", "H7"]);
@@ -115,14 +148,20 @@ test("sorting a hand: melds first, then by suit and rank", () => {
   assert.deepEqual(sortFaces(["H1", "S13", "H12", "D2", "C10", "S1", "J1"], true), ["S13", "S1", "H12", "H1", "C10", "D2", "J1"]);
   assert.deepEqual(sortFaces(["H1", "H12"], false), ["H1", "H12"]);
   const hand = ["D9", "C3", "C4", "H1", "S5", "C5", "D1", "S1"];
-  assert.deepEqual(handOrder(hand, [["C3", "C4", "C5"], ["H1", "D1", "S1"]]), ["C3", "C4", "C5", "H1", "D1", "S1", "S5", "D9"]);
+  assert.deepEqual(
+    handOrder(hand, [
+      ["C3", "C4", "C5"],
+      ["H1", "D1", "S1"],
+    ]),
+    ["C3", "C4", "C5", "H1", "D1", "S1", "S5", "D9"],
+  );
   assert.deepEqual(handOrder(hand, [["C3", "C4", "C6"]]), ["S1", "S5", "H1", "C3", "C4", "C5", "D1", "D9"], "a stale meld is skipped");
   assert.deepEqual(handOrder(["H1", "H13"], null), ["H13", "H1"], "no melds: the ace high");
 });
 
 test("reorderMoves: applying the moves gives the wanted order", () => {
   let seed = 3;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let t = 0; t < 200; t++) {
     const n = 1 + Math.floor(rnd() * 13);
     const cur = Array.from({ length: n }, (_, i) => `c${i}`);

@@ -22,7 +22,11 @@ test("a phone held upright: readable cards, the table fills the stage and pans",
 });
 
 test("a phone on its side and a laptop use their width", () => {
-  for (const [w, h] of [[844, 346], [1086, 748], [1640, 1028]]) {
+  for (const [w, h] of [
+    [844, 346],
+    [1086, 748],
+    [1640, 1028],
+  ]) {
     const g = computeGeom(w, h);
     assert.ok(TABLE_W * g.s >= w - 16 - 1, `${w}x${h}: table ${TABLE_W * g.s} px wide`);
     assert.ok(CARD_W * g.s >= 50);
@@ -45,7 +49,16 @@ test("a long hand keeps every corner in sight and scrolls to the rest", () => {
 });
 
 test("spreading a deck lays its cards apart, inside the table", () => {
-  const deck = { t: "stack", id: "deck", x: 665, y: 425, w: 110, h: 150, layout: "row", cards: Array.from({ length: 52 }, (_, i) => `c${i}`) };
+  const deck = {
+    t: "stack",
+    id: "deck",
+    x: 665,
+    y: 425,
+    w: 110,
+    h: 150,
+    layout: "row",
+    cards: Array.from({ length: 52 }, (_, i) => `c${i}`),
+  };
   const step = cardInStack(deck, 1).x - cardInStack(deck, 0).x;
   assert.ok(step >= 12, `step ${step}`);
   const box = stackBox(deck);

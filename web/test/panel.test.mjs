@@ -7,8 +7,14 @@ import { computerMayTake, mayStart } from "../src/game/panel.ts";
 const players = (...seats) => seats.map((seat, i) => ({ id: `p${i}`, name: `P${i}`, seat, host: i === 0 }));
 const waiting = { name: "rummy", waiting: true, min_players: 2, max_players: 4, players: [] };
 const started = {
-  name: "gin_rummy", waiting: false, min_players: 2, max_players: 2,
-  players: [{ player: 0, seat: 0, name: "Ana" }, { player: 1, seat: 2, name: "Ben" }],
+  name: "gin_rummy",
+  waiting: false,
+  min_players: 2,
+  max_players: 2,
+  players: [
+    { player: 0, seat: 0, name: "Ana" },
+    { player: 1, seat: 2, name: "Ben" },
+  ],
 };
 
 test("a computer may take a seat the game plays from, or any seat while the game fills up", () => {

@@ -8,13 +8,52 @@ import { objBox } from "../src/table/board.ts";
 import { CARD_W, TABLE_H, TABLE_W } from "../src/core/types.ts";
 
 const SLOTS = {
-  2: [[800, 880, 0, -1], [800, 120, 0, 1]],
-  4: [[800, 880, 0, -1], [130, 500, 1, 0], [800, 120, 0, 1], [1470, 500, -1, 0]],
+  2: [
+    [800, 880, 0, -1],
+    [800, 120, 0, 1],
+  ],
+  4: [
+    [800, 880, 0, -1],
+    [130, 500, 1, 0],
+    [800, 120, 0, 1],
+    [1470, 500, -1, 0],
+  ],
 };
 const at = ([x, y, fx, fy], forward, side) => [x + forward * fx - side * fy, y + forward * fy + side * fx];
 
-const zone = (id, x, y, owner, extra = {}) => ({ id, t: "stack", x, y, w: 110, h: 150, z: 1, v: 1, rot: 0, cards: [], holder: true, layout: "pile", label: "", locked: true, owner, ...extra });
-const marker = (id, t, x, y, owner) => ({ id, t, x, y, z: 1, v: 1, rot: 0, owner, value: 0, step: 1, label: "", text: "Bid 3", locked: true });
+const zone = (id, x, y, owner, extra = {}) => ({
+  id,
+  t: "stack",
+  x,
+  y,
+  w: 110,
+  h: 150,
+  z: 1,
+  v: 1,
+  rot: 0,
+  cards: [],
+  holder: true,
+  layout: "pile",
+  label: "",
+  locked: true,
+  owner,
+  ...extra,
+});
+const marker = (id, t, x, y, owner) => ({
+  id,
+  t,
+  x,
+  y,
+  z: 1,
+  v: 1,
+  rot: 0,
+  owner,
+  value: 0,
+  step: 1,
+  label: "",
+  text: "Bid 3",
+  locked: true,
+});
 
 /** Spades as plugins/spades/binding.py lays it out: every bid made. */
 function spades() {
@@ -50,7 +89,10 @@ function gin(k) {
 }
 
 const game = (n, me) => ({
-  name: "g", waiting: false, me, slots: SLOTS[n],
+  name: "g",
+  waiting: false,
+  me,
+  slots: SLOTS[n],
   players: Array.from({ length: n }, (_, p) => ({ seat: p, player: p, name: `P${p}` })),
 });
 
@@ -68,7 +110,8 @@ function check(view, t, label, bounded = true) {
       b.y -= 32;
       b.h += 32;
     }
-    if (bounded) assert.ok(b.x >= 0 && b.y >= 0 && b.x + b.w <= t.w && b.y + b.h <= t.h, `${label}: ${o.id} off the table: ${JSON.stringify(b)}`);
+    if (bounded)
+      assert.ok(b.x >= 0 && b.y >= 0 && b.x + b.w <= t.w && b.y + b.h <= t.h, `${label}: ${o.id} off the table: ${JSON.stringify(b)}`);
     boxes.push([o.id, b]);
   }
   return boxes;
@@ -89,15 +132,44 @@ test("an upright phone calls for a portrait table that fills the stage; a laptop
 test("places keep their edge and their distance from it", () => {
   const t = { w: 900, h: 1300 };
   const f = SLOTS[4].map(([x, y, fx, fy]) => portraitFrame({ x, y, fx, fy }, t));
-  assert.deepEqual(f.map((p) => [Math.round(p.x), Math.round(p.y)]), [[450, 1180], [130, 650], [450, 120], [770, 650]]);
+  assert.deepEqual(
+    f.map((p) => [Math.round(p.x), Math.round(p.y)]),
+    [
+      [450, 1180],
+      [130, 650],
+      [450, 120],
+      [770, 650],
+    ],
+  );
 });
 
 test("fitSpan moves boxes into range, and squeezes them only when they can't fit", () => {
-  const same = fitSpan([{ c: 100, half: 10 }, { c: 200, half: 10 }], 0, 500);
+  const same = fitSpan(
+    [
+      { c: 100, half: 10 },
+      { c: 200, half: 10 },
+    ],
+    0,
+    500,
+  );
   assert.deepEqual([same(100), same(200)], [100, 200]);
-  const moved = fitSpan([{ c: -20, half: 10 }, { c: 100, half: 10 }], 0, 500);
+  const moved = fitSpan(
+    [
+      { c: -20, half: 10 },
+      { c: 100, half: 10 },
+    ],
+    0,
+    500,
+  );
   assert.deepEqual([moved(-20), moved(100)], [10, 130]);
-  const squeezed = fitSpan([{ c: 0, half: 50 }, { c: 1000, half: 50 }], 0, 600);
+  const squeezed = fitSpan(
+    [
+      { c: 0, half: 50 },
+      { c: 1000, half: 50 },
+    ],
+    0,
+    600,
+  );
   assert.ok(Math.abs(squeezed(0) - 50) < 1e-6 && Math.abs(squeezed(1000) - 550) < 1e-6);
 });
 
@@ -123,7 +195,10 @@ test("Spades on a portrait table: all on it, nothing on top of anything more tha
     // The viewer's trick zone is the lowest of the four, and the others' hands are round it.
     const tricks = [0, 1, 2, 3].map((p) => view.get(`trick${p}`));
     const mine = tricks[me ?? 0];
-    assert.ok(tricks.every((z) => z === mine || z.y < mine.y), `me ${me}`);
+    assert.ok(
+      tricks.every((z) => z === mine || z.y < mine.y),
+      `me ${me}`,
+    );
     const hands = handPlaces(view, game(4, me), t);
     for (const h of hands) assert.ok(h.x > 0 && h.x < t.w && h.y > 0 && h.y < t.h);
   }

@@ -184,4 +184,3 @@ export interface Ack {
   ref: string | number | null;
   v: number;
 }
-

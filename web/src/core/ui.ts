@@ -201,7 +201,14 @@ export function confirmDialog(title: string, text: string, ok: string, extra?: H
   return new Promise((resolve) => {
     const yes = h("button", { type: "submit", class: "primary", "data-testid": "confirm-ok" }, ok);
     const no = h("button", { type: "button", "data-testid": "confirm-cancel" }, "Cancel");
-    const form = h("form", { class: "modal-box" }, h("h2", {}, title), text ? h("p", { class: "hint" }, text) : null, extra ?? null, h("div", { class: "modal-buttons" }, no, yes));
+    const form = h(
+      "form",
+      { class: "modal-box" },
+      h("h2", {}, title),
+      text ? h("p", { class: "hint" }, text) : null,
+      extra ?? null,
+      h("div", { class: "modal-buttons" }, no, yes),
+    );
     const modal = h("div", { class: "modal", "data-testid": "confirm" }, form);
     const done = (v: boolean) => {
       modal.remove();

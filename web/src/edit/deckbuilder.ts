@@ -67,7 +67,12 @@ export async function openDeckBuilder(room: DeckBuilderPorts, at: { x: number; y
     placeholder: 'One card a line: text, colour, count\n"Draw 2, then skip", red, 2\nWild, black, 4',
   }) as HTMLTextAreaElement;
   const csv = h("input", { type: "file", accept: ".csv,text/csv", "data-testid": "deck-csv" }) as HTMLInputElement;
-  const faces = h("input", { type: "file", accept: "image/png,image/jpeg,image/webp", multiple: true, "data-testid": "deck-images" }) as HTMLInputElement;
+  const faces = h("input", {
+    type: "file",
+    accept: "image/png,image/jpeg,image/webp",
+    multiple: true,
+    "data-testid": "deck-images",
+  }) as HTMLInputElement;
   const backFile = h("input", { type: "file", accept: "image/png,image/jpeg,image/webp", "data-testid": "deck-back" }) as HTMLInputElement;
   const err = h("p", { class: "err", role: "alert", "data-testid": "deck-error" });
   const count = h("p", { class: "hint", "data-testid": "deck-count" });
@@ -131,7 +136,8 @@ export async function openDeckBuilder(room: DeckBuilderPorts, at: { x: number; y
     count,
     err,
   );
-  if (!(await confirmDialog("Custom deck", "Commas inside quotes stay in the text. Pictures: PNG, JPEG or WebP.", "Add the deck", body))) return;
+  if (!(await confirmDialog("Custom deck", "Commas inside quotes stay in the text. Pictures: PNG, JPEG or WebP.", "Add the deck", body)))
+    return;
   let cards: DeckCard[];
   try {
     cards = [...(await parseCards(lines.value, "list")), ...(csvText ? await parseCards(csvText, "csv") : []), ...imageCards];

@@ -56,18 +56,30 @@ export class EditMode {
   readonly fileBtn: HTMLButtonElement;
 
   constructor(private room: EditPorts) {
-    this.toggle = h("button", { type: "button", "data-testid": "edit-toggle", title: "Change the layout: add, move, resize, delete" }, "Edit table") as HTMLButtonElement;
+    this.toggle = h(
+      "button",
+      { type: "button", "data-testid": "edit-toggle", title: "Change the layout: add, move, resize, delete" },
+      "Edit table",
+    ) as HTMLButtonElement;
     this.toggle.addEventListener("click", () => {
       this.choice = !this.on;
       this.room.changed();
     });
-    this.addBtn = h("button", { type: "button", "data-testid": "edit-add", class: "edit-only", title: "Add decks, zones, buttons…" }, "Build ▾") as HTMLButtonElement;
+    this.addBtn = h(
+      "button",
+      { type: "button", "data-testid": "edit-add", class: "edit-only", title: "Add decks, zones, buttons…" },
+      "Build ▾",
+    ) as HTMLButtonElement;
     this.addBtn.addEventListener("click", (e) => {
       e.stopPropagation();
       const r = this.addBtn.getBoundingClientRect();
       showMenu("Build", this.addItems(), r.left, r.bottom + 4);
     });
-    this.fileBtn = h("button", { type: "button", "data-testid": "game-file", title: "Download this table as a game file" }, "Save ⤓") as HTMLButtonElement;
+    this.fileBtn = h(
+      "button",
+      { type: "button", "data-testid": "game-file", title: "Download this table as a game file" },
+      "Save ⤓",
+    ) as HTMLButtonElement;
     this.fileBtn.addEventListener("click", () => void downloadGameFile(this.room.s.code));
   }
 
@@ -106,8 +118,16 @@ export class EditMode {
   private addItems(): (MenuItem | null)[] {
     const room = this.room;
     return [
-      { label: "Standard deck (52)", testid: "build-deck", action: () => room.create({ op: "create", kind: "deck", ...this.spot(110, 150) }) },
-      { label: "Deck with jokers (54)", testid: "build-deck-jokers", action: () => room.create({ op: "create", kind: "deck", ...this.spot(110, 150), faces: room.standardFaces(true) }) },
+      {
+        label: "Standard deck (52)",
+        testid: "build-deck",
+        action: () => room.create({ op: "create", kind: "deck", ...this.spot(110, 150) }),
+      },
+      {
+        label: "Deck with jokers (54)",
+        testid: "build-deck-jokers",
+        action: () => room.create({ op: "create", kind: "deck", ...this.spot(110, 150), faces: room.standardFaces(true) }),
+      },
       { label: "Several decks…", testid: "build-decks", action: () => void this.severalDecks() },
       { label: "Custom deck…", testid: "build-custom", action: () => void openDeckBuilder(room, this.spot(110, 150)) },
       null,
@@ -126,19 +146,64 @@ export class EditMode {
 
   private async severalDecks(): Promise<void> {
     const n = input("decks-n", "2", "number", { min: 1, max: 9 });
-    const jokers = select("decks-jokers", [["no", "Without jokers"], ["yes", "With jokers"]], "no");
-    if (!(await confirmDialog("Several decks in one pile", "Shuffled together, e.g. for Canasta.", "Add", form(field("Decks", n), field("Jokers", jokers))))) return;
+    const jokers = select(
+      "decks-jokers",
+      [
+        ["no", "Without jokers"],
+        ["yes", "With jokers"],
+      ],
+      "no",
+    );
+    if (
+      !(await confirmDialog(
+        "Several decks in one pile",
+        "Shuffled together, e.g. for Canasta.",
+        "Add",
+        form(field("Decks", n), field("Jokers", jokers)),
+      ))
+    )
+      return;
     const count = Math.max(1, Math.min(9, Math.floor(Number(n.value)) || 1));
     const faces = this.room.standardFaces(jokers.value === "yes");
-    this.room.create({ op: "create", kind: "deck", ...this.spot(110, 150), faces: Array.from({ length: count }, () => faces).flat().slice(0, 500) });
+    this.room.create({
+      op: "create",
+      kind: "deck",
+      ...this.spot(110, 150),
+      faces: Array.from({ length: count }, () => faces)
+        .flat()
+        .slice(0, 500),
+    });
   }
 
   private async addZone(): Promise<void> {
     const label = input("zone-label", "Zone");
-    const layout = select("zone-layout", [["pile", "Stacked"], ["row", "Spread in a row"]], "pile");
-    if (!(await confirmDialog("Add a zone", "A place for cards that stays when empty.", "Add", form(field("Label", label), field("Cards", layout))))) return;
+    const layout = select(
+      "zone-layout",
+      [
+        ["pile", "Stacked"],
+        ["row", "Spread in a row"],
+      ],
+      "pile",
+    );
+    if (
+      !(await confirmDialog(
+        "Add a zone",
+        "A place for cards that stays when empty.",
+        "Add",
+        form(field("Label", label), field("Cards", layout)),
+      ))
+    )
+      return;
     const w = layout.value === "row" ? 420 : 120;
-    this.room.create({ op: "create", kind: "zone", ...this.spot(w, 160), w, h: 160, label: label.value.trim().slice(0, 40), layout: layout.value as "pile" | "row" });
+    this.room.create({
+      op: "create",
+      kind: "zone",
+      ...this.spot(w, 160),
+      w,
+      h: 160,
+      label: label.value.trim().slice(0, 40),
+      layout: layout.value as "pile" | "row",
+    });
   }
 
   private async addChips(): Promise<void> {
@@ -146,26 +211,62 @@ export class EditMode {
     const value = input("chips-value", "1", "number", { min: 1 });
     const count = input("chips-count", "10", "number", { min: 0 });
     const label = input("chips-label", "");
-    if (!(await confirmDialog("Add chips", "A stack of chips of one colour and value.", "Add", form(field("Colour", color), field("Value", value), field("How many", count), field("Label", label))))) return;
-    this.room.create({ op: "create", kind: "chips", ...this.spot(96, 96), color: color.value, value: Math.max(1, Number(value.value) || 1), count: Math.max(0, Number(count.value) || 0), label: label.value.trim() });
+    if (
+      !(await confirmDialog(
+        "Add chips",
+        "A stack of chips of one colour and value.",
+        "Add",
+        form(field("Colour", color), field("Value", value), field("How many", count), field("Label", label)),
+      ))
+    )
+      return;
+    this.room.create({
+      op: "create",
+      kind: "chips",
+      ...this.spot(96, 96),
+      color: color.value,
+      value: Math.max(1, Number(value.value) || 1),
+      count: Math.max(0, Number(count.value) || 0),
+      label: label.value.trim(),
+    });
   }
 
   private async addCounter(): Promise<void> {
     const label = input("counter-label", "Score");
     const step = input("counter-step", "1", "number", { min: 1 });
-    if (!(await confirmDialog("Add a counter", "Plus and minus change it by its step.", "Add", form(field("Label", label), field("Step", step))))) return;
-    this.room.create({ op: "create", kind: "counter", ...this.spot(150, 66), value: 0, label: label.value.trim(), step: Math.max(1, Number(step.value) || 1) });
+    if (
+      !(await confirmDialog(
+        "Add a counter",
+        "Plus and minus change it by its step.",
+        "Add",
+        form(field("Label", label), field("Step", step)),
+      ))
+    )
+      return;
+    this.room.create({
+      op: "create",
+      kind: "counter",
+      ...this.spot(150, 66),
+      value: 0,
+      label: label.value.trim(),
+      step: Math.max(1, Number(step.value) || 1),
+    });
   }
 
   private async addDie(): Promise<void> {
-    const sides = select("die-sides", DIE_SIDES.map((n) => [String(n), `d${n}`]), "6");
+    const sides = select(
+      "die-sides",
+      DIE_SIDES.map((n) => [String(n), `d${n}`]),
+      "6",
+    );
     if (!(await confirmDialog("Add a die", "Anyone seated can roll it.", "Add", form(field("Sides", sides))))) return;
     this.room.create({ op: "create", kind: "die", ...this.spot(64, 64), sides: Number(sides.value) });
   }
 
   private piles(): { id: string; label: string }[] {
     const out: { id: string; label: string }[] = [];
-    for (const o of this.room.s.view.values()) if (isStack(o)) out.push({ id: o.id, label: o.label ? `${o.label} (${o.cards.length})` : `${o.id} (${o.cards.length} cards)` });
+    for (const o of this.room.s.view.values())
+      if (isStack(o)) out.push({ id: o.id, label: o.label ? `${o.label} (${o.cards.length})` : `${o.id} (${o.cards.length} cards)` });
     return out;
   }
 
@@ -176,7 +277,11 @@ export class EditMode {
       return null;
     }
     const first = piles.find((p) => p.id === "deck") ?? piles[0];
-    return select(testid, piles.map((p) => [p.id, p.label]), first.id);
+    return select(
+      testid,
+      piles.map((p) => [p.id, p.label]),
+      first.id,
+    );
   }
 
   private button(label: string, steps: Step[]): void {
@@ -187,8 +292,23 @@ export class EditMode {
     const pile = this.pileSelect("deal-pile");
     if (!pile) return;
     const n = input("deal-n", "3", "number", { min: 1, max: 100 });
-    const shuffle = select("deal-shuffle", [["yes", "Shuffle first"], ["no", "Deal as it lies"]], "yes");
-    if (!(await confirmDialog("A deal button", "Pressing it deals n cards to each seated player.", "Add button", form(field("From", pile), field("Cards each", n), field("Shuffle", shuffle))))) return;
+    const shuffle = select(
+      "deal-shuffle",
+      [
+        ["yes", "Shuffle first"],
+        ["no", "Deal as it lies"],
+      ],
+      "yes",
+    );
+    if (
+      !(await confirmDialog(
+        "A deal button",
+        "Pressing it deals n cards to each seated player.",
+        "Add button",
+        form(field("From", pile), field("Cards each", n), field("Shuffle", shuffle)),
+      ))
+    )
+      return;
     const count = Math.max(1, Math.min(100, Math.floor(Number(n.value)) || 1));
     const steps: Step[] = shuffle.value === "yes" ? [{ do: "shuffle", id: pile.value }] : [];
     steps.push({ do: "deal", id: pile.value, n: count, to: "hands" });
@@ -198,8 +318,18 @@ export class EditMode {
   private async gatherButton(): Promise<void> {
     const pile = this.pileSelect("gather-pile");
     if (!pile) return;
-    if (!(await confirmDialog("A gather-and-shuffle button", "Pressing it brings every card back (hands, piles, loose cards) and shuffles.", "Add button", form(field("Into", pile))))) return;
-    const others = this.piles().map((p) => p.id).filter((id) => id !== pile.value);
+    if (
+      !(await confirmDialog(
+        "A gather-and-shuffle button",
+        "Pressing it brings every card back (hands, piles, loose cards) and shuffles.",
+        "Add button",
+        form(field("Into", pile)),
+      ))
+    )
+      return;
+    const others = this.piles()
+      .map((p) => p.id)
+      .filter((id) => id !== pile.value);
     this.button("Gather and shuffle", [
       { do: "gather", to: pile.value, from: others.slice(0, 50), hands: true, loose: true },
       { do: "shuffle", id: pile.value },
@@ -211,12 +341,27 @@ export class EditMode {
     const label = input("button-label", b?.label ?? "Button");
     const steps = h("textarea", { "data-testid": "button-steps", rows: 6, cols: 52, spellcheck: "false" }) as HTMLTextAreaElement;
     steps.value = (b?.steps ?? [{ do: "shuffle", id: "deck" }]).map((st) => JSON.stringify(st)).join("\n");
-    const hint = h("p", { class: "hint" }, 'One step a line: gather {to, from, hands, loose}, shuffle {id}, deal {id, n, to: "hands" or a pile, up}, flip {id, up}, counter {id, value or delta}, chips {id, to, n or all}.');
-    if (!(await confirmDialog(b ? "Edit the button" : "A button with steps", "All steps happen together; if one fails, nothing happens.", b ? "Save" : "Add button", form(field("Label", label), field("Steps", steps), hint)))) return;
+    const hint = h(
+      "p",
+      { class: "hint" },
+      'One step a line: gather {to, from, hands, loose}, shuffle {id}, deal {id, n, to: "hands" or a pile, up}, flip {id, up}, counter {id, value or delta}, chips {id, to, n or all}.',
+    );
+    if (
+      !(await confirmDialog(
+        b ? "Edit the button" : "A button with steps",
+        "All steps happen together; if one fails, nothing happens.",
+        b ? "Save" : "Add button",
+        form(field("Label", label), field("Steps", steps), hint),
+      ))
+    )
+      return;
     let parsed: Step[];
     try {
       // The server checks each step against its schema and refuses the whole edit if one is wrong.
-      parsed = steps.value.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Step);
+      parsed = steps.value
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as Step);
     } catch {
       toast("Each step must be one JSON object on its own line.", "error");
       return;
@@ -244,10 +389,32 @@ export class EditMode {
     if (!isStack(o)) return;
     const w = input("zone-w", String(o.w || 110), "number", { min: 40, max: 1600 });
     const hh = input("zone-h", String(o.h || 150), "number", { min: 40, max: 1000 });
-    const layout = select("zone-layout", [["pile", "Stacked"], ["row", "Spread in a row"]], o.layout);
+    const layout = select(
+      "zone-layout",
+      [
+        ["pile", "Stacked"],
+        ["row", "Spread in a row"],
+      ],
+      o.layout,
+    );
     const label = input("zone-label", o.label);
-    if (!(await confirmDialog("Zone", "Its size on the table (1600 × 1000) and how cards lie in it.", "Save", form(field("Label", label), field("Width", w), field("Height", hh), field("Cards", layout))))) return;
-    this.room.send({ op: "update", id, label: label.value.trim().slice(0, 40), w: Number(w.value) || o.w, h: Number(hh.value) || o.h, layout: layout.value as StackObj["layout"] });
+    if (
+      !(await confirmDialog(
+        "Zone",
+        "Its size on the table (1600 × 1000) and how cards lie in it.",
+        "Save",
+        form(field("Label", label), field("Width", w), field("Height", hh), field("Cards", layout)),
+      ))
+    )
+      return;
+    this.room.send({
+      op: "update",
+      id,
+      label: label.value.trim().slice(0, 40),
+      w: Number(w.value) || o.w,
+      h: Number(hh.value) || o.h,
+      layout: layout.value as StackObj["layout"],
+    });
   }
 
   private async configureCounter(id: string, step: number): Promise<void> {
@@ -276,7 +443,11 @@ export class EditMode {
     const o = this.room.s.view.get(id) as (Obj & { label?: string }) | undefined;
     if (!o) return;
     const given = o.label?.trim() ?? "";
-    const name = (given.toLowerCase() === "deck" ? "deck" : given || (o.t === "stack" ? (o.id === "deck" ? "deck" : o.holder ? "zone" : "pile") : o.t === "label" ? "label" : o.t)).trim();
+    const name = (
+      given.toLowerCase() === "deck"
+        ? "deck"
+        : given || (o.t === "stack" ? (o.id === "deck" ? "deck" : o.holder ? "zone" : "pile") : o.t === "label" ? "label" : o.t)
+    ).trim();
     const n = isStack(o) ? o.cards.length : 0;
     const title = n ? `Delete the ${name} and its ${n} card${n === 1 ? "" : "s"}?` : `Delete the ${name}?`;
     if (!(await confirmDialog(title, "Undo brings it back.", "Delete"))) return;

@@ -18,9 +18,15 @@ export async function downloadGameFile(code: string): Promise<void> {
   const extra = h(
     "p",
     { class: "hint" },
-    h("label", { for: "save-positions" }, box, " Include the current positions: who holds what, the order of every pile, which cards are face up (only the host, with nobody else seated)"),
+    h(
+      "label",
+      { for: "save-positions" },
+      box,
+      " Include the current positions: who holds what, the order of every pile, which cards are face up (only the host, with nobody else seated)",
+    ),
   );
-  const text = "Saves this table's layout (decks, zones, counters, buttons, pictures) as a file you can load into a new room from the home page.";
+  const text =
+    "Saves this table's layout (decks, zones, counters, buttons, pictures) as a file you can load into a new room from the home page.";
   if (!(await confirmDialog("Save the game file", text, "Download", extra))) return;
   const query = box.checked ? "?positions=1" : "";
   const resp = await fetch(`/api/rooms/${code}/game-file${query}`, { headers: { "X-Player-Token": load(tokenKey(code)) ?? "" } });
@@ -29,7 +35,11 @@ export async function downloadGameFile(code: string): Promise<void> {
     toast(body?.message || "Could not save the game file.", "error");
     return;
   }
-  const name = (body.title || `table-${code}`).replace(/[^A-Za-z0-9 _-]+/g, "").trim().replace(/\s+/g, "-") || "table";
+  const name =
+    (body.title || `table-${code}`)
+      .replace(/[^A-Za-z0-9 _-]+/g, "")
+      .trim()
+      .replace(/\s+/g, "-") || "table";
   const blob = new Blob([JSON.stringify(body, null, 1)], { type: "application/json" });
   const a = h("a", { href: URL.createObjectURL(blob), download: `${name}.cardtable.json` });
   document.body.appendChild(a);
@@ -87,7 +97,13 @@ export function libraryBox(): HTMLElement {
           }
         });
         list.appendChild(
-          h("li", { "data-testid": "library-game", "data-name": g.name }, h("strong", {}, g.title), h("span", { class: "hint" }, g.description), start),
+          h(
+            "li",
+            { "data-testid": "library-game", "data-name": g.name },
+            h("strong", {}, g.title),
+            h("span", { class: "hint" }, g.description),
+            start,
+          ),
         );
       }
       list.dataset.loaded = "true";

@@ -233,9 +233,8 @@ export function andList(names: readonly string[]): string {
 /** Who won, in words for this viewer: "You win", "Ana wins", "You and Cy win", "A tie". */
 export function winnersText(winners: readonly number[], players: readonly GamePlayer[], me: number | null): string {
   if (!winners.length) return "Nobody wins";
-  if (players.length > 1 && winners.length === players.length && new Set(players.map((p) => p.team)).size > 1)
-    return "A tie";
-  const nameOf = (p: number) => (p === me ? "You" : players.find((x) => x.player === p)?.name ?? `Player ${p + 1}`);
+  if (players.length > 1 && winners.length === players.length && new Set(players.map((p) => p.team)).size > 1) return "A tie";
+  const nameOf = (p: number) => (p === me ? "You" : (players.find((x) => x.player === p)?.name ?? `Player ${p + 1}`));
   const ordered = [...winners].sort((a, b) => (a === me ? -1 : b === me ? 1 : a - b));
   const names = ordered.map(nameOf);
   const plural = names.length > 1 || ordered[0] === me;

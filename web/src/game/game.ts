@@ -42,7 +42,14 @@ export interface GameHost {
 }
 
 function cardImg(face: string, cls = ""): HTMLElement {
-  return h("img", { class: `mini-card ${cls}`.trim(), src: faceUrl(face), alt: faceName(face), title: faceName(face), "data-face": face, draggable: "false" });
+  return h("img", {
+    class: `mini-card ${cls}`.trim(),
+    src: faceUrl(face),
+    alt: faceName(face),
+    title: faceName(face),
+    "data-face": face,
+    draggable: "false",
+  });
 }
 
 export class GameUI {
@@ -88,17 +95,43 @@ export class GameUI {
     this.turnEl = h("span", { class: "your-turn", "data-testid": "your-turn", hidden: true }, "Your turn");
     this.timerFill = h("span", { class: "timer-fill" });
     this.timerText = h("span", { class: "timer-text" });
-    this.timerEl = h("span", { class: "game-timer", "data-testid": "game-timer", hidden: true }, h("span", { class: "timer-bar" }, this.timerFill), this.timerText);
-    this.scoresBtn = h("button", { type: "button", class: "score", "data-testid": "game-scores", title: "The scoreboard and the last hand" }, "Scores");
+    this.timerEl = h(
+      "span",
+      { class: "game-timer", "data-testid": "game-timer", hidden: true },
+      h("span", { class: "timer-bar" }, this.timerFill),
+      this.timerText,
+    );
+    this.scoresBtn = h(
+      "button",
+      { type: "button", class: "score", "data-testid": "game-scores", title: "The scoreboard and the last hand" },
+      "Scores",
+    );
     this.scoresBtn.addEventListener("click", () => this.toggleSheet());
     this.buttonsEl = h("span", { class: "game-buttons", "data-testid": "game-controls" });
     this.picksEl = h("span", { class: "game-buttons" });
     this.hintEl = h("span", { class: "game-hint", "data-testid": "game-hint", hidden: true });
-    this.sortBtn = h("button", { type: "button", "data-testid": "game-sort", title: "Sort your hand (melds first, when you have some)" }, "Sort");
+    this.sortBtn = h(
+      "button",
+      { type: "button", "data-testid": "game-sort", title: "Sort your hand (melds first, when you have some)" },
+      "Sort",
+    );
     this.sortBtn.addEventListener("click", () => this.sortHand());
-    this.startBtn = h("button", { type: "button", class: "primary", "data-testid": "game-start", title: "Start with the players seated now", hidden: true }, "Start the game now");
+    this.startBtn = h(
+      "button",
+      { type: "button", class: "primary", "data-testid": "game-start", title: "Start with the players seated now", hidden: true },
+      "Start the game now",
+    );
     this.startBtn.addEventListener("click", () => this.host.startGame());
-    this.controlsRow = h("div", { class: "gamebar-row controls-row" }, this.buttonsEl, this.picksEl, this.knock.bar, this.startBtn, this.sortBtn, this.hintEl);
+    this.controlsRow = h(
+      "div",
+      { class: "gamebar-row controls-row" },
+      this.buttonsEl,
+      this.picksEl,
+      this.knock.bar,
+      this.startBtn,
+      this.sortBtn,
+      this.hintEl,
+    );
     this.bar = h(
       "div",
       { class: "gamebar", "data-testid": "game-bar", hidden: true },
@@ -106,7 +139,14 @@ export class GameUI {
       this.controlsRow,
     );
     this.promptEl = h("div", { class: "game-prompt", "data-testid": "game-prompt", role: "alertdialog", hidden: true });
-    this.dock = h("div", { class: "game-dock", "data-testid": "game-dock", hidden: true }, this.promptEl, this.bidPad.el, this.knock.row, this.rankChooser.el);
+    this.dock = h(
+      "div",
+      { class: "game-dock", "data-testid": "game-dock", hidden: true },
+      this.promptEl,
+      this.bidPad.el,
+      this.knock.row,
+      this.rankChooser.el,
+    );
     this.sheet = h("div", { class: "sheet", "data-testid": "game-sheet", hidden: true });
     this.sheet.addEventListener("keydown", (e) => {
       if (e.key === "Escape") this.closeSheet();
@@ -130,7 +170,8 @@ export class GameUI {
 
   private waitingHint(g: Game): string {
     const more = g.min_players < g.max_players ? ` (or start it with ${g.min_players})` : "";
-    if (this.amHost()) return `The game starts when ${g.max_players} players sit${more}: take seats, or seat computers in the players panel.`;
+    if (this.amHost())
+      return `The game starts when ${g.max_players} players sit${more}: take seats, or seat computers in the players panel.`;
     return `The game starts when ${g.max_players} players sit.`;
   }
 
@@ -175,7 +216,8 @@ export class GameUI {
     if (widgets.includes("bid_pad")) this.bidPad.render(this.sorted.widgets.get("bid_pad") ?? []);
     else this.bidPad.render([]);
     const hand = this.myHandFaces();
-    if (widgets.includes("knock_picker")) this.knock.render(this.sorted.widgets.get("knock_picker") ?? [], g.view, playing && hand.length > 0, g.hint);
+    if (widgets.includes("knock_picker"))
+      this.knock.render(this.sorted.widgets.get("knock_picker") ?? [], g.view, playing && hand.length > 0, g.hint);
     else this.knock.render([], null, false, null);
     // The set being named is moot once it is no longer your turn to lay sets down.
     if (this.rankChooser.active && !(myTurn && widgets.includes("rank_chooser") && g.phase === "play")) this.rankChooser.close();
@@ -191,7 +233,14 @@ export class GameUI {
 
     const board = g.scoreboard;
     this.scoresBtn.hidden = !board && !g.reveal && !g.outcome;
-    if (board) setText(this.scoresBtn, board.columns.slice(0, board.scored ?? board.columns.length).map((c, i) => `${c} ${board.totals[i] ?? 0}`).join(" · "));
+    if (board)
+      setText(
+        this.scoresBtn,
+        board.columns
+          .slice(0, board.scored ?? board.columns.length)
+          .map((c, i) => `${c} ${board.totals[i] ?? 0}`)
+          .join(" · "),
+      );
 
     this.glow(this.targets(g));
     this.markMelds(playing ? this.meldsInView(g) : null);
@@ -244,7 +293,15 @@ export class GameUI {
         const action = pickAction(c, faces);
         const b = h(
           "button",
-          { type: "button", class: "primary", "data-testid": "pick-control", "data-type": c.action.type, "data-pick": n, disabled: !action, title: `Click ${n} cards of your hand, then this` },
+          {
+            type: "button",
+            class: "primary",
+            "data-testid": "pick-control",
+            "data-type": c.action.type,
+            "data-pick": n,
+            disabled: !action,
+            title: `Click ${n} cards of your hand, then this`,
+          },
           c.label,
           h("span", { class: "pick-count" }, ` (${Math.min(faces.length, 99)} of ${n} chosen)`),
         );
@@ -277,7 +334,13 @@ export class GameUI {
       const text = c === question ? yesText(c.label) : c.label;
       const b = h(
         "button",
-        { type: "button", class: c === question ? "primary" : "", "data-testid": "game-prompt-button", "data-type": c.action.type, title: c.label },
+        {
+          type: "button",
+          class: c === question ? "primary" : "",
+          "data-testid": "game-prompt-button",
+          "data-type": c.action.type,
+          title: c.label,
+        },
         text,
       );
       b.addEventListener("click", () => this.act(c.action));
@@ -285,9 +348,15 @@ export class GameUI {
     });
     const parts = [
       h("div", { class: "prompt-buttons" }, buttons),
-      h("div", { class: "prompt-timer", "data-testid": "game-prompt-timer" }, h("span", { class: "timer-bar" }, h("span", { class: "timer-fill" })), h("span", { class: "timer-text" })),
+      h(
+        "div",
+        { class: "prompt-timer", "data-testid": "game-prompt-timer" },
+        h("span", { class: "timer-bar" }, h("span", { class: "timer-fill" })),
+        h("span", { class: "timer-text" }),
+      ),
     ];
-    if (question) parts.unshift(h("div", { class: "prompt-question", "data-testid": "game-prompt-question" }, questionText(question.label)));
+    if (question)
+      parts.unshift(h("div", { class: "prompt-question", "data-testid": "game-prompt-question" }, questionText(question.label)));
     this.promptEl.replaceChildren(...parts);
     this.updateTimers();
   }
@@ -497,8 +566,7 @@ export class GameUI {
     if (c) {
       this.host.s.selected.delete(id); // the first click selected it; it is on its way now
       this.act(c.action);
-    }
-    else if (drags.some((d) => dragFits(d, [at]))) toast("That card can go to more than one place: drag it where you want it.", "info");
+    } else if (drags.some((d) => dragFits(d, [at]))) toast("That card can go to more than one place: drag it where you want it.", "info");
     return true;
   }
 
@@ -525,7 +593,8 @@ export class GameUI {
     if (!g) return items;
     const at = id ? this.cardAt(id) : null;
     if (at) {
-      for (const c of this.liveDrags()) if (dragFits(c, [at])) items.push({ label: c.label, testid: "game-move", action: () => this.act(c.action) });
+      for (const c of this.liveDrags())
+        if (dragFits(c, [at])) items.push({ label: c.label, testid: "game-move", action: () => this.act(c.action) });
       if (!items.length) items.push({ label: "No move for this card now", testid: "noop", action: () => {} });
     }
     if (!this.sortBtn.hidden) items.push({ label: "Sort my hand", testid: "sort", action: () => this.sortHand() });
@@ -648,8 +717,23 @@ export class GameUI {
     const box = h("section", { class: "reveal", "data-testid": "reveal" });
     for (const line of lines) {
       const cards = h("div", { class: "rs-cards" });
-      line.melds.forEach((m, i) => cards.appendChild(h("span", { class: "meld-group", "data-meld": i % 4, title: `Meld ${i + 1}` }, m.map((f) => cardImg(f)))));
-      if (line.cards.length) cards.appendChild(h("span", { class: "dead-group", title: "Other cards" }, line.cards.map((f) => cardImg(f, "dead"))));
+      line.melds.forEach((m, i) =>
+        cards.appendChild(
+          h(
+            "span",
+            { class: "meld-group", "data-meld": i % 4, title: `Meld ${i + 1}` },
+            m.map((f) => cardImg(f)),
+          ),
+        ),
+      );
+      if (line.cards.length)
+        cards.appendChild(
+          h(
+            "span",
+            { class: "dead-group", title: "Other cards" },
+            line.cards.map((f) => cardImg(f, "dead")),
+          ),
+        );
       box.appendChild(
         h(
           "div",
@@ -672,7 +756,12 @@ export class GameUI {
     const b = g.scoreboard;
     if (!b) return h("section", { class: "scoreboard", "data-testid": "scoreboard" }, h("p", { class: "empty" }, "No scores yet."));
     const rows = b.rows.map((r) =>
-      h("tr", { "data-testid": "score-row" }, h("td", {}, r.label), b.columns.map((_, i) => h("td", { class: "num" }, String(r.cells[i] ?? "")))),
+      h(
+        "tr",
+        { "data-testid": "score-row" },
+        h("td", {}, r.label),
+        b.columns.map((_, i) => h("td", { class: "num" }, String(r.cells[i] ?? ""))),
+      ),
     );
     if (!rows.length) rows.push(h("tr", {}, h("td", { colspan: b.columns.length + 1, class: "empty" }, "Nothing scored yet")));
     return h(
@@ -682,12 +771,26 @@ export class GameUI {
       h(
         "table",
         {},
-        h("thead", {}, h("tr", {}, h("th", {}, ""), b.columns.map((c) => h("th", { class: "num" }, c)))),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", {}, ""),
+            b.columns.map((c) => h("th", { class: "num" }, c)),
+          ),
+        ),
         h("tbody", {}, rows),
         h(
           "tfoot",
           {},
-          h("tr", { class: "total", "data-testid": "score-totals" }, h("td", {}, "Total"), b.columns.map((_, i) => h("td", { class: "num", "data-testid": `score-total-${i}` }, String(b.totals[i] ?? 0)))),
+          h(
+            "tr",
+            { class: "total", "data-testid": "score-totals" },
+            h("td", {}, "Total"),
+            b.columns.map((_, i) => h("td", { class: "num", "data-testid": `score-total-${i}` }, String(b.totals[i] ?? 0))),
+          ),
         ),
       ),
       b.note ? h("p", { class: "note", "data-testid": "scoreboard-note" }, b.note) : null,

@@ -65,7 +65,13 @@ export function optionFields(game: GameInfo, current?: Record<string, unknown>, 
       el.append(label, sel);
     } else {
       const numeric = typeof o.default === "number";
-      const input = h("input", { id, "data-testid": id, type: numeric ? "number" : "text", value: String(now ?? ""), title: o.description || null });
+      const input = h("input", {
+        id,
+        "data-testid": id,
+        type: numeric ? "number" : "text",
+        value: String(now ?? ""),
+        title: o.description || null,
+      });
       readers.push([o.name, () => (numeric ? Number(input.value) : input.value)]);
       el.append(label, input);
     }

@@ -65,13 +65,26 @@ export class Panel {
     this.specEl = h("ul", { class: "spectators", "data-testid": "spectators" });
     this.meEl = h("div", { class: "me-controls" });
     this.hostEl = h("div", { class: "host-controls", "data-testid": "host-controls", hidden: true });
-    this.lockedEl = h("span", { class: "locked-badge", "data-testid": "room-locked", title: "The host closed the room to new players", hidden: true }, "Locked");
+    this.lockedEl = h(
+      "span",
+      { class: "locked-badge", "data-testid": "room-locked", title: "The host closed the room to new players", hidden: true },
+      "Locked",
+    );
     // Focusable, so a keyboard user can scroll the log once it overflows (WCAG 2.1.1).
     this.logEl = h("ol", { class: "log", "data-testid": "log", tabindex: "0", "aria-label": "Room log" });
     this.el = h(
       "aside",
       { class: "panel", "data-testid": "panel" },
-      h("section", { class: "players" }, h("h2", {}, "Players", this.lockedEl), this.seatsEl, this.specTitle, this.specEl, this.meEl, this.hostEl),
+      h(
+        "section",
+        { class: "players" },
+        h("h2", {}, "Players", this.lockedEl),
+        this.seatsEl,
+        this.specTitle,
+        this.specEl,
+        this.meEl,
+        this.hostEl,
+      ),
       h("section", { class: "log-box" }, h("h2", {}, "Room log"), this.logEl),
     );
   }
@@ -84,7 +97,19 @@ export class Panel {
     }
     const g = s.game;
     const game = g ? [g.name, g.title, g.options, g.waiting, g.min_players, g.max_players, (g.players ?? []).map((p) => p.seat)] : null;
-    const key = JSON.stringify([s.players, s.former, counts, s.me.player, s.me.seat, s.seats, s.conn, s.locked, s.public, game, everyoneEdits(s)]);
+    const key = JSON.stringify([
+      s.players,
+      s.former,
+      counts,
+      s.me.player,
+      s.me.seat,
+      s.seats,
+      s.conn,
+      s.locked,
+      s.public,
+      game,
+      everyoneEdits(s),
+    ]);
     if (key !== this.key) {
       this.key = key;
       this.renderPlayers(s, counts);
@@ -147,13 +172,25 @@ export class Panel {
               p.host ? h("span", { class: "host", title: "The host: created the room" }, "★") : null,
             ),
             p.bot
-              ? h("span", { class: "badge-computer", "data-testid": "bot-badge", title: "A computer player: the server plays its turns" }, "computer")
-              : h("span", { class: `status ${status}`, "data-testid": "player-status", "data-status": status }, STATUS_TEXT[status] || status),
+              ? h(
+                  "span",
+                  { class: "badge-computer", "data-testid": "bot-badge", title: "A computer player: the server plays its turns" },
+                  "computer",
+                )
+              : h(
+                  "span",
+                  { class: `status ${status}`, "data-testid": "player-status", "data-status": status },
+                  STATUS_TEXT[status] || status,
+                ),
           ),
           hand,
         );
         if (mine) {
-          const leave = h("button", { type: "button", class: "small", "data-testid": "leave-seat", title: "Leave your seat and watch" }, "Leave");
+          const leave = h(
+            "button",
+            { type: "button", class: "small", "data-testid": "leave-seat", title: "Leave your seat and watch" },
+            "Leave",
+          );
           leave.addEventListener("click", () => this.actions.leave());
           li.appendChild(leave);
         } else if (iAmHost) {
@@ -164,15 +201,26 @@ export class Panel {
         sit.addEventListener("click", () => this.actions.sit(seat));
         const btns = h("span", { class: "seat-buttons" }, sit);
         if (iAmHost && computerMayTake(s, seat)) {
-          const bot = h("button", { type: "button", class: "small", "data-testid": `bot-${seat}`, title: "Seat a computer player here" }, "Computer");
+          const bot = h(
+            "button",
+            { type: "button", class: "small", "data-testid": `bot-${seat}`, title: "Seat a computer player here" },
+            "Computer",
+          );
           bot.addEventListener("click", () => this.actions.bot(seat));
           btns.appendChild(bot);
         }
         // A seat someone left (away too long) is theirs to come back to; its cards stay there.
         const left = vacatedBy(s, seat);
         const label = left ? `${left.name} (left)` : `Seat ${seat + 1} — empty`;
-        const title = left ? `${left.name} left seat ${seat + 1}; their cards stay here until they come back or someone takes the seat over` : null;
-        li.append(swatch, h("span", { class: "who" }, h("span", { class: "pname empty-seat", "data-testid": left ? "seat-left-by" : null, title }, label)), hand, btns);
+        const title = left
+          ? `${left.name} left seat ${seat + 1}; their cards stay here until they come back or someone takes the seat over`
+          : null;
+        li.append(
+          swatch,
+          h("span", { class: "who" }, h("span", { class: "pname empty-seat", "data-testid": left ? "seat-left-by" : null, title }, label)),
+          hand,
+          btns,
+        );
       }
       rows.push(li);
     }
@@ -204,7 +252,11 @@ export class Panel {
   }
 
   private removeButton(p: Player): HTMLElement {
-    const b = h("button", { type: "button", class: "small danger", "data-testid": "remove-player", title: `Remove ${p.name} from the room` }, "Remove");
+    const b = h(
+      "button",
+      { type: "button", class: "small danger", "data-testid": "remove-player", title: `Remove ${p.name} from the room` },
+      "Remove",
+    );
     b.addEventListener("click", () => this.actions.remove(p));
     return b;
   }
@@ -229,7 +281,11 @@ export class Panel {
           btn("host-new-game", "New game", `Start a fresh game of ${s.game.title}`, () => this.actions.newGame()),
           btn("host-rules-off", "Rules off", "Back to free play: the cards stay where they are", () => this.actions.rulesOff()),
         ]
-      : [btn("host-rules-on", "Play a game…", "Choose a game: its rules and scoring; the table is set up afresh", () => this.actions.rulesOn())];
+      : [
+          btn("host-rules-on", "Play a game…", "Choose a game: its rules and scoring; the table is set up afresh", () =>
+            this.actions.rulesOn(),
+          ),
+        ];
     const all = everyoneEdits(s);
     const edit = s.game
       ? null
@@ -239,22 +295,35 @@ export class Panel {
           h("span", { class: "host-state", "data-testid": "edit-state" }, all ? "Everyone edits" : "Only you edit"),
           all
             ? btn("host-edit-host", "Only me", "Only you may add, change and remove things", () => this.actions.editors("host"))
-            : btn("host-edit-all", "Let everyone edit", "Everyone may add, change and remove things on the table", () => this.actions.editors("all")),
+            : btn("host-edit-all", "Let everyone edit", "Everyone may add, change and remove things on the table", () =>
+                this.actions.editors("all"),
+              ),
         );
     this.hostEl.replaceChildren(
       h("h3", {}, "Host"),
-      h("div", { class: "host-row" }, h("span", { class: "host-state", "data-testid": "room-state" }, s.locked ? "Room locked" : "Room open"), lock),
-      h("div", { class: "host-row" }, h("span", { class: "host-state", "data-testid": "rules-state" }, s.game ? `Rules: ${s.game.title}` : "Free play"), rules),
+      h(
+        "div",
+        { class: "host-row" },
+        h("span", { class: "host-state", "data-testid": "room-state" }, s.locked ? "Room locked" : "Room open"),
+        lock,
+      ),
+      h(
+        "div",
+        { class: "host-row" },
+        h("span", { class: "host-state", "data-testid": "rules-state" }, s.game ? `Rules: ${s.game.title}` : "Free play"),
+        rules,
+      ),
       h(
         "div",
         { class: "host-row" },
         h("span", { class: "host-state", "data-testid": "public-state" }, s.public ? "Listed in the lobby" : "Not listed"),
         s.public
           ? btn("host-private", "Unlist", "Take the room off the lobby's public tables", () => this.actions.publish(false))
-          : btn("host-public", "Make public", "List the room in the lobby's public tables so others can find and join it", () => this.actions.publish(true)),
+          : btn("host-public", "Make public", "List the room in the lobby's public tables so others can find and join it", () =>
+              this.actions.publish(true),
+            ),
       ),
       ...(edit ? [edit] : []),
     );
   }
-
 }

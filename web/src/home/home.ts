@@ -30,7 +30,14 @@ export function showHome(root: HTMLElement): void {
   for (let n = 1; n <= 8; n++) seats.appendChild(h("option", { value: n, selected: n === 4 }, `${n} seat${n > 1 ? "s" : ""}`));
   const game = h("select", { id: "game", "data-testid": "game-select" }, h("option", { value: "" }, "Free play (any game, no rules)"));
   let opts: OptionFields | null = null;
-  const freeFields = h("div", { class: "fields" }, h("label", { for: "template" }, "Cards"), template, h("label", { for: "seats" }, "Seats"), seats);
+  const freeFields = h(
+    "div",
+    { class: "fields" },
+    h("label", { for: "template" }, "Cards"),
+    template,
+    h("label", { for: "seats" }, "Seats"),
+    seats,
+  );
   const gameFields = h("div", { class: "fields", hidden: true });
   const games = fetchGames().catch(() => []);
   void games.then((list) => {
@@ -66,7 +73,9 @@ export function showHome(root: HTMLElement): void {
       const resp = await fetch("/api/rooms", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(game.value ? { game: game.value, options: opts?.values() ?? {} } : { template: template.value, seats: Number(seats.value) }),
+        body: JSON.stringify(
+          game.value ? { game: game.value, options: opts?.values() ?? {} } : { template: template.value, seats: Number(seats.value) },
+        ),
       });
       const body = await resp.json();
       if (!resp.ok) throw new Error(body.message || "Could not create a room.");
@@ -88,7 +97,14 @@ export function showHome(root: HTMLElement): void {
   });
   const joinErr = h("p", { class: "err", "data-testid": "join-error", role: "alert" });
   const join = h("button", { type: "submit", class: "primary", "data-testid": "join-room" }, "Join");
-  const joinForm = h("form", { class: "box" }, h("h2", {}, "Join a table"), h("label", { for: "code" }, "Room code"), h("div", { class: "row" }, code, join), joinErr);
+  const joinForm = h(
+    "form",
+    { class: "box" },
+    h("h2", {}, "Join a table"),
+    h("label", { for: "code" }, "Room code"),
+    h("div", { class: "row" }, code, join),
+    joinErr,
+  );
   joinForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     saveName(name);
@@ -123,7 +139,12 @@ export function showHome(root: HTMLElement): void {
           "ul",
           { "data-testid": "recent-rooms" },
           recent.map((r) =>
-            h("li", {}, h("a", { href: `/r/${r.code}`, "data-testid": "recent-room" }, prettyCode(r.code)), h("span", { class: "when" }, timeAgo(r.at))),
+            h(
+              "li",
+              {},
+              h("a", { href: `/r/${r.code}`, "data-testid": "recent-room" }, prettyCode(r.code)),
+              h("span", { class: "when" }, timeAgo(r.at)),
+            ),
           ),
         )
       : h("p", { class: "hint" }, "Rooms you visit show up here."),
@@ -142,7 +163,13 @@ export function showHome(root: HTMLElement): void {
     h(
       "main",
       { class: "home" },
-      h("header", { class: "hero" }, fan, h("h1", {}, "cardtable"), h("p", { class: "tagline" }, "A card table in your browser. Create a room, share the code, and play any card game together.")),
+      h(
+        "header",
+        { class: "hero" },
+        fan,
+        h("h1", {}, "cardtable"),
+        h("p", { class: "tagline" }, "A card table in your browser. Create a room, share the code, and play any card game together."),
+      ),
       h("section", { class: "box" }, h("label", { for: "name" }, "Your name"), name),
       h("div", { class: "boxes" }, createForm, joinForm),
       libraryBox(),

@@ -63,7 +63,13 @@ class Lobby {
 
   private onlineBtn = h("button", { type: "button", class: "primary", "data-testid": "go-online" });
   private onlineHint = h("p", { class: "hint", "data-testid": "online-hint" });
-  private search = h("input", { type: "search", "data-testid": "lobby-search", placeholder: "Find a player", maxlength: 32, "aria-label": "Find a player" });
+  private search = h("input", {
+    type: "search",
+    "data-testid": "lobby-search",
+    placeholder: "Find a player",
+    maxlength: 32,
+    "aria-label": "Find a player",
+  });
   private gameSel = h("select", { "data-testid": "challenge-game", "aria-label": "Game to challenge with" });
   private optionsBox = h("div", { class: "challenge-options", "data-testid": "challenge-options" });
   private fields: OptionFields | null = null;
@@ -216,7 +222,11 @@ class Lobby {
     // such as a chart, is not something to type in here).
     const info = this.games.find((g) => g.name === game);
     const chosen = this.fields?.values() ?? {};
-    const options = Object.fromEntries((info?.options ?? []).filter((o) => typeof o.default !== "object" && o.name in chosen && chosen[o.name] !== o.default).map((o) => [o.name, chosen[o.name]]));
+    const options = Object.fromEntries(
+      (info?.options ?? [])
+        .filter((o) => typeof o.default !== "object" && o.name in chosen && chosen[o.name] !== o.default)
+        .map((o) => [o.name, chosen[o.name]]),
+    );
     this.socket.emit("challenge", { to: p.id, game, ...(Object.keys(options).length ? { options } : {}), ref: this.ref("challenge") });
   }
 
@@ -226,7 +236,9 @@ class Lobby {
     // Not "fill" (computers fill the empty seats): a challenge is for two people.
     const game = found && { ...found, options: (found.options ?? []).filter((o) => typeof o.default !== "object" && o.name !== "fill") };
     this.fields = game && game.options.length ? optionFields(game, undefined, "challenge-opt") : null;
-    this.optionsBox.replaceChildren(...(this.fields ? [h("details", {}, h("summary", { "data-testid": "challenge-options-open" }, "Game options"), this.fields.el)] : []));
+    this.optionsBox.replaceChildren(
+      ...(this.fields ? [h("details", {}, h("summary", { "data-testid": "challenge-options-open" }, "Game options"), this.fields.el)] : []),
+    );
   }
 
   private challenged(d: Challenged): void {
@@ -235,7 +247,12 @@ class Lobby {
     // The options that differ from the game's defaults: "Gin Rummy · Target: 250".
     const given = d.options && typeof d.options === "object" ? d.options : {};
     const changed = (info?.options ?? []).filter((o) => o.name in given && given[o.name] !== o.default);
-    const title = [info?.title ?? d.game, ...changed.map((o) => `${optionLabel(o)}: ${given[o.name] === true ? "Yes" : given[o.name] === false ? "No" : String(given[o.name])}`)].join(" · ");
+    const title = [
+      info?.title ?? d.game,
+      ...changed.map(
+        (o) => `${optionLabel(o)}: ${given[o.name] === true ? "Yes" : given[o.name] === false ? "No" : String(given[o.name])}`,
+      ),
+    ].join(" · ");
     const accept = h("button", { type: "button", class: "primary small", "data-testid": "challenge-accept" }, "Accept");
     const decline = h("button", { type: "button", class: "small", "data-testid": "challenge-decline" }, "Decline");
     const el = h(
@@ -259,13 +276,22 @@ class Lobby {
 
   private draw(): void {
     setText(this.onlineBtn, this.online ? "Go offline" : "Go online");
-    setText(this.onlineHint, this.online ? "You are online: other players can see you and challenge you." : "Other players won't see you online and can't challenge you.");
+    setText(
+      this.onlineHint,
+      this.online
+        ? "You are online: other players can see you and challenge you."
+        : "Other players won't see you online and can't challenge you.",
+    );
     const others = this.players.filter((p) => p.id !== this.me);
     this.playersEl.replaceChildren(
       ...(others.length
         ? others.map((p) => {
             const fav = this.social.has("favourite", p.id);
-            const ch = h("button", { type: "button", class: "small primary", "data-testid": "challenge-player", disabled: this.social.has("block", p.id) }, "Challenge");
+            const ch = h(
+              "button",
+              { type: "button", class: "small primary", "data-testid": "challenge-player", disabled: this.social.has("block", p.id) },
+              "Challenge",
+            );
             ch.addEventListener("click", () => this.challenge(p));
             const heart = h("span", { class: "heart", "data-testid": "fav-heart", hidden: !fav, title: "A favourite" }, "♥");
             return h(
@@ -296,7 +322,13 @@ class Lobby {
             const join = h("button", { type: "button", class: "small primary", "data-testid": "join-public" }, "Join");
             join.addEventListener("click", () => location.assign(`/r/${t.code}`));
             const what = t.game ? (this.games.find((g) => g.name === t.game)?.title ?? t.game) : "Free play";
-            return h("li", { "data-testid": "public-table" }, h("span", { class: "pname" }, t.title || what), h("span", { class: "hint" }, ` ${what}, ${t.seats_free} seat${t.seats_free === 1 ? "" : "s"} free `), join);
+            return h(
+              "li",
+              { "data-testid": "public-table" },
+              h("span", { class: "pname" }, t.title || what),
+              h("span", { class: "hint" }, ` ${what}, ${t.seats_free} seat${t.seats_free === 1 ? "" : "s"} free `),
+              join,
+            );
           })
         : [h("li", { class: "hint" }, "No public tables right now.")]),
     );

@@ -12,8 +12,7 @@ declare const __BUILD__: string | undefined;
 export const BUILD: string = typeof __BUILD__ === "string" ? __BUILD__ : "dev";
 
 export const IDENTITY_KEY = "cardtable:identity";
-export const STORAGE_NEEDED =
-  "Multiplayer needs this site to keep a little data in your browser (local storage). Allow it and reload.";
+export const STORAGE_NEEDED = "Multiplayer needs this site to keep a little data in your browser (local storage). Allow it and reload.";
 export const OUT_OF_DATE = "App out of date — reload to keep playing";
 
 export interface Identity {
@@ -36,7 +35,9 @@ export function randomToken(n: number): string {
 export function validIdentity(v: unknown): v is Identity {
   if (!v || typeof v !== "object") return false;
   const { id, secret } = v as Record<string, unknown>;
-  return typeof id === "string" && /^[A-Za-z0-9_-]{8,64}$/.test(id) && typeof secret === "string" && secret.length >= 16 && secret.length <= 128;
+  return (
+    typeof id === "string" && /^[A-Za-z0-9_-]{8,64}$/.test(id) && typeof secret === "string" && secret.length >= 16 && secret.length <= 128
+  );
 }
 
 /** Whether local storage can be written (refused in some private modes and by site settings). */
@@ -114,5 +115,7 @@ export function showOutOfDate(): void {
   if (document.querySelector("[data-testid=out-of-date]")) return;
   const reload = h("button", { type: "button", class: "primary small", "data-testid": "reload" }, "Reload");
   reload.addEventListener("click", () => location.reload());
-  document.body.prepend(h("div", { class: "out-of-date", role: "alert", "data-testid": "out-of-date" }, h("span", {}, OUT_OF_DATE), reload));
+  document.body.prepend(
+    h("div", { class: "out-of-date", role: "alert", "data-testid": "out-of-date" }, h("span", {}, OUT_OF_DATE), reload),
+  );
 }

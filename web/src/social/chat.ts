@@ -125,7 +125,11 @@ export class RoomChat {
   }
 
   private muteButton(id: string, name: string): HTMLElement {
-    const b = h("button", { type: "button", class: "small chat-mute", "data-testid": "chat-mute", title: `Mute ${name}: hide their chat lines` }, "Mute");
+    const b = h(
+      "button",
+      { type: "button", class: "small chat-mute", "data-testid": "chat-mute", title: `Mute ${name}: hide their chat lines` },
+      "Mute",
+    );
     b.addEventListener("click", () => this.social.set(id, "mute", true));
     return b;
   }

@@ -87,7 +87,13 @@ export class Social {
         const [off, onLabel, title] = LABELS[kind];
         const b = h(
           "button",
-          { type: "button", class: `small rel-${kind}${on ? " on" : ""}`, "data-testid": `${kind}-player`, "aria-pressed": on ? "true" : "false", title: `${title} (${name})` },
+          {
+            type: "button",
+            class: `small rel-${kind}${on ? " on" : ""}`,
+            "data-testid": `${kind}-player`,
+            "aria-pressed": on ? "true" : "false",
+            title: `${title} (${name})`,
+          },
           on ? onLabel : off,
         );
         b.addEventListener("click", () => this.set(id, kind, !on));

@@ -102,11 +102,7 @@ export function cycle(i: number, n: number, step: number): number {
 }
 
 /** Where a keyboard drop may go, before the page checks each place on the geometry. */
-export type Place =
-  | { kind: "object"; id: string }
-  | { kind: "hand" }
-  | { kind: "seat"; seat: number; name: string }
-  | { kind: "spot" };
+export type Place = { kind: "object"; id: string } | { kind: "hand" } | { kind: "seat"; seat: number; name: string } | { kind: "spot" };
 
 export interface PlaceInput {
   view: Objects;

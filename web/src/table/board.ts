@@ -163,7 +163,10 @@ function isFree(objs: Objects, w: number, h: number): (x: number, y: number) => 
     if (b) boxes.push(b);
   }
   return (x, y) =>
-    x >= 0 && y >= 0 && x + w <= 1600 && y + h <= 1000 &&
+    x >= 0 &&
+    y >= 0 &&
+    x + w <= 1600 &&
+    y + h <= 1000 &&
     !boxes.some((b) => x < b.x + b.w + 16 && x + w + 16 > b.x && y < b.y + b.h + 16 && y + h + 16 > b.y);
 }
 
@@ -190,7 +193,12 @@ export function freeSpot(objs: Objects, w: number, h: number): { x: number; y: n
   const cy = 500 - h / 2;
   for (let r = 0; r < 12; r++) {
     for (let i = -r; i <= r; i++) {
-      for (const [dx, dy] of [[i, -r], [i, r], [-r, i], [r, i]]) {
+      for (const [dx, dy] of [
+        [i, -r],
+        [i, r],
+        [-r, i],
+        [r, i],
+      ]) {
         const x = cx + dx * 130;
         const y = cy + dy * 110;
         if (x >= 10 && y >= 10 && x + w <= 1590 && y + h <= 990 && free(x, y)) return { x: Math.round(x), y: Math.round(y) };
@@ -347,8 +355,21 @@ export function predict(d: Draft, op: Op, ctx: PredictCtx): boolean {
       const s = d.get(op.id);
       if (!isStack(s) || op.n > s.cards.length) return false;
       const pile: StackObj = {
-        t: "stack", id: ctx.tmpId, x: op.x, y: op.y, z: maxZ(d.objs) + 1, rot: s.rot, locked: false, v: 0,
-        cards: [], layout: "pile", holder: false, label: "", w: 0, h: 0, owner: null,
+        t: "stack",
+        id: ctx.tmpId,
+        x: op.x,
+        y: op.y,
+        z: maxZ(d.objs) + 1,
+        rot: s.rot,
+        locked: false,
+        v: 0,
+        cards: [],
+        layout: "pile",
+        holder: false,
+        label: "",
+        w: 0,
+        h: 0,
+        owner: null,
       };
       d.add(pile);
       for (const id of s.cards.slice(-op.n)) {
@@ -418,8 +439,21 @@ function predictMove(d: Draft, op: Extract<Op, { op: "move" }>, ctx: PredictCtx)
       if (isCard(dest)) {
         if (dest.parent || dest.id === o.id) return false;
         const pile: StackObj = {
-          t: "stack", id: ctx.tmpId, x: dest.x, y: dest.y, z: maxZ(d.objs) + 1, rot: dest.rot, locked: false,
-          v: 0, cards: [], layout: "pile", holder: false, label: "", w: 0, h: 0, owner: null,
+          t: "stack",
+          id: ctx.tmpId,
+          x: dest.x,
+          y: dest.y,
+          z: maxZ(d.objs) + 1,
+          rot: dest.rot,
+          locked: false,
+          v: 0,
+          cards: [],
+          layout: "pile",
+          holder: false,
+          label: "",
+          w: 0,
+          h: 0,
+          owner: null,
         };
         d.add(pile);
         attach(d, detach(d, dest), pile);

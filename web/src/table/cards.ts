@@ -18,10 +18,8 @@ export const SUIT_NAMES: Record<string, string> = { H: "hearts", D: "diamonds", 
 const SUIT_PATHS: Record<string, string> = {
   H: "M50 92C30 74 2 54 2 30 2 13 14 3 28 3c10 0 18 6 22 15 4-9 12-15 22-15 14 0 26 10 26 27 0 24-28 44-48 62z",
   D: "M50 2 88 50 50 98 12 50z",
-  S:
-    "M50 2C40 22 2 40 2 64c0 15 12 25 25 25 9 0 16-4 20-10-1 8-5 15-12 19h30c-7-4-11-11-12-19 4 6 11 10 20 10 13 0 25-10 25-25C98 40 60 22 50 2z",
-  C:
-    "M50 4a21 21 0 0 0-19 30 21 21 0 1 0 17 33c-1 11-5 21-13 29h30c-8-8-12-18-13-29a21 21 0 1 0 17-33A21 21 0 0 0 50 4z",
+  S: "M50 2C40 22 2 40 2 64c0 15 12 25 25 25 9 0 16-4 20-10-1 8-5 15-12 19h30c-7-4-11-11-12-19 4 6 11 10 20 10 13 0 25-10 25-25C98 40 60 22 50 2z",
+  C: "M50 4a21 21 0 0 0-19 30 21 21 0 1 0 17 33c-1 11-5 21-13 29h30c-8-8-12-18-13-29a21 21 0 1 0 17-33A21 21 0 0 0 50 4z",
 };
 
 export interface ParsedFace {
@@ -75,15 +73,78 @@ function suit(s: string, cx: number, cy: number, size: number, color: string, fl
 }
 
 const PIPS: Record<number, [number, number][]> = {
-  2: [[50, 28], [50, 112]],
-  3: [[50, 28], [50, 70], [50, 112]],
-  4: [[31, 28], [69, 28], [31, 112], [69, 112]],
-  5: [[31, 28], [69, 28], [50, 70], [31, 112], [69, 112]],
-  6: [[31, 28], [69, 28], [31, 70], [69, 70], [31, 112], [69, 112]],
-  7: [[31, 28], [69, 28], [50, 49], [31, 70], [69, 70], [31, 112], [69, 112]],
-  8: [[31, 28], [69, 28], [50, 49], [31, 70], [69, 70], [50, 91], [31, 112], [69, 112]],
-  9: [[31, 28], [69, 28], [31, 56], [69, 56], [50, 70], [31, 84], [69, 84], [31, 112], [69, 112]],
-  10: [[31, 28], [69, 28], [50, 42], [31, 56], [69, 56], [31, 84], [69, 84], [50, 98], [31, 112], [69, 112]],
+  2: [
+    [50, 28],
+    [50, 112],
+  ],
+  3: [
+    [50, 28],
+    [50, 70],
+    [50, 112],
+  ],
+  4: [
+    [31, 28],
+    [69, 28],
+    [31, 112],
+    [69, 112],
+  ],
+  5: [
+    [31, 28],
+    [69, 28],
+    [50, 70],
+    [31, 112],
+    [69, 112],
+  ],
+  6: [
+    [31, 28],
+    [69, 28],
+    [31, 70],
+    [69, 70],
+    [31, 112],
+    [69, 112],
+  ],
+  7: [
+    [31, 28],
+    [69, 28],
+    [50, 49],
+    [31, 70],
+    [69, 70],
+    [31, 112],
+    [69, 112],
+  ],
+  8: [
+    [31, 28],
+    [69, 28],
+    [50, 49],
+    [31, 70],
+    [69, 70],
+    [50, 91],
+    [31, 112],
+    [69, 112],
+  ],
+  9: [
+    [31, 28],
+    [69, 28],
+    [31, 56],
+    [69, 56],
+    [50, 70],
+    [31, 84],
+    [69, 84],
+    [31, 112],
+    [69, 112],
+  ],
+  10: [
+    [31, 28],
+    [69, 28],
+    [50, 42],
+    [31, 56],
+    [69, 56],
+    [31, 84],
+    [69, 84],
+    [50, 98],
+    [31, 112],
+    [69, 112],
+  ],
 };
 
 function frame(inner: string): string {
@@ -146,7 +207,12 @@ function jokerFace(red: boolean): string {
   const letters = "JOKER".split("");
   const col = (rot: string) =>
     `<g${rot}>` +
-    letters.map((l, i) => `<text x="10" y="${16 + i * 11}" font-family="${SANS}" font-weight="700" font-size="10" text-anchor="middle" fill="${color}">${l}</text>`).join("") +
+    letters
+      .map(
+        (l, i) =>
+          `<text x="10" y="${16 + i * 11}" font-family="${SANS}" font-weight="700" font-size="10" text-anchor="middle" fill="${color}">${l}</text>`,
+      )
+      .join("") +
     `</g>`;
   return frame(
     col("") +
@@ -187,7 +253,10 @@ function textFace(face: string, ink = BLACK): string {
   const size = Math.min(22, 150 / longest, 100 / lines.length);
   const top = 70 - ((lines.length - 1) * size * 1.15) / 2 + size * 0.35;
   const body = lines
-    .map((l, i) => `<text x="50" y="${(top + i * size * 1.15).toFixed(1)}" font-family="${SANS}" font-weight="600" font-size="${size.toFixed(1)}" text-anchor="middle" fill="${esc(ink)}">${esc(l)}</text>`)
+    .map(
+      (l, i) =>
+        `<text x="50" y="${(top + i * size * 1.15).toFixed(1)}" font-family="${SANS}" font-weight="600" font-size="${size.toFixed(1)}" text-anchor="middle" fill="${esc(ink)}">${esc(l)}</text>`,
+    )
     .join("");
   return frame(`<rect x="7" y="7" width="86" height="126" rx="4" fill="#f7f4ec" stroke="#d8d2c2"/>` + body);
 }

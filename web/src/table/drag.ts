@@ -116,10 +116,11 @@ export function bindDrag(host: DragHost): void {
       const st = host.s.view.get(g.id);
       const badge = host.r.badge(g.id);
       if (badge) out.push(badge);
-      if (isStack(st)) for (const cid of st.cards) {
-        const el = host.r.el(cid);
-        if (el) out.push(el);
-      }
+      if (isStack(st))
+        for (const cid of st.cards) {
+          const el = host.r.el(cid);
+          if (el) out.push(el);
+        }
     }
     return out;
   }
@@ -326,10 +327,11 @@ export function bindDrag(host: DragHost): void {
     host.shareDrag([]);
     host.dragHint?.(null);
     host.r.handGap = null;
-    for (const it of p.items) for (const m of it.els) {
-      m.el.classList.remove("dragging");
-      host.r.layer.appendChild(m.el);
-    }
+    for (const it of p.items)
+      for (const m of it.els) {
+        m.el.classList.remove("dragging");
+        host.r.layer.appendChild(m.el);
+      }
     host.r.dragging.clear();
     host.r.forget(p.items.flatMap((it) => it.els.map((m) => m.el.dataset.id || `badge:${m.el.dataset.stack}`)));
     for (const op of ops) host.send(op);
@@ -449,8 +451,18 @@ export function bindDrag(host: DragHost): void {
     if (e.button === 1) {
       e.preventDefault();
       press = {
-        pointerId: e.pointerId, type: e.pointerType, cx: e.clientX, cy: e.clientY, grab: null, started: true,
-        items: [], band: null, longTimer: null, additive: false, pan: stageXY(e), swipe: null,
+        pointerId: e.pointerId,
+        type: e.pointerType,
+        cx: e.clientX,
+        cy: e.clientY,
+        grab: null,
+        started: true,
+        items: [],
+        band: null,
+        longTimer: null,
+        additive: false,
+        pan: stageXY(e),
+        swipe: null,
       };
       return;
     }

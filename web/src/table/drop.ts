@@ -105,8 +105,7 @@ export function resolveDrop(d: DropInput): Drop {
     let index = handIndexAt(g, others.length, d.px);
     for (const it of cards) {
       // The server removes the card before inserting: index among the other cards.
-      if (!(cards.length === 1 && inHand[index] === it.id))
-        ops.push(withOv({ op: "move", id: it.id, to: `hand${seat}`, index }, it.id));
+      if (!(cards.length === 1 && inHand[index] === it.id)) ops.push(withOv({ op: "move", id: it.id, to: `hand${seat}`, index }, it.id));
       index++;
     }
     for (const it of items) if (it.kind === "stack") ops.push(withOv({ op: "move", id: it.id, to: `hand${seat}` }, it.id));
@@ -115,8 +114,7 @@ export function resolveDrop(d: DropInput): Drop {
 
   // 2. Onto another player's entry in the panel: give them the card(s).
   if (d.panelSeat !== null) {
-    for (const it of items)
-      if (it.kind === "card") ops.push(withOv({ op: "move", id: it.id, to: `hand${d.panelSeat}` }, it.id));
+    for (const it of items) if (it.kind === "card") ops.push(withOv({ op: "move", id: it.id, to: `hand${d.panelSeat}` }, it.id));
     return { ops, target: null };
   }
 
@@ -126,10 +124,12 @@ export function resolveDrop(d: DropInput): Drop {
   // In a rule room several cards dropped together onto a zone are one move (lay down a meld).
   const cards = items.filter((i) => i.kind === "card");
   if (s.game && isStack(tobj) && cards.length > 1 && cards.length === items.length) {
-    const parents = new Set(cards.map((i) => {
-      const o = view.get(i.id);
-      return isCard(o) ? o.parent : null;
-    }));
+    const parents = new Set(
+      cards.map((i) => {
+        const o = view.get(i.id);
+        return isCard(o) ? o.parent : null;
+      }),
+    );
     if (parents.size === 1 && !parents.has(null) && !parents.has(tobj.id))
       return { ops: [{ op: "move_many", ids: cards.map((i) => i.id), to: tobj.id }], target };
   }

@@ -118,27 +118,30 @@ export function bindKeys(room: TableActions): void {
 
 /** Menu entries that create, change or delete objects: only for editors (see `mayEdit`). */
 const EDITING = new Set([
-  "add-deck", "add-deck-jokers", "add-custom", "add-zone", "add-chips", "add-counter", "add-die", "add-label",
-  "lock", "delete", "rename-obj", "edit-label", "layout",
+  "add-deck",
+  "add-deck-jokers",
+  "add-custom",
+  "add-zone",
+  "add-chips",
+  "add-counter",
+  "add-die",
+  "add-label",
+  "lock",
+  "delete",
+  "rename-obj",
+  "edit-label",
+  "layout",
 ]);
 
 /** The context menu for object `id` (or the empty table when null), at the pointer. */
-export function openMenu(
-  room: TableActions,
-  id: string | null,
-  clientX: number,
-  clientY: number,
-  place?: "auto",
-): void {
+export function openMenu(room: TableActions, id: string | null, clientX: number, clientY: number, place?: "auto"): void {
   const s = room.s;
   const seated = s.me.seat !== null;
   const stageRect = room.r.stage.getBoundingClientRect();
   const at = toTable(room.r.geom, clientX - stageRect.left, clientY - stageRect.top);
   /** Where a new object of w x h goes: where the menu was opened, or a free spot. */
   const pos = (w: number, h: number) =>
-    place === "auto"
-      ? freeSpot(s.view, w, h)
-      : { x: Math.round(clamp(at.x, 0, TABLE_W - w)), y: Math.round(clamp(at.y, 0, TABLE_H - h)) };
+    place === "auto" ? freeSpot(s.view, w, h) : { x: Math.round(clamp(at.x, 0, TABLE_W - w)), y: Math.round(clamp(at.y, 0, TABLE_H - h)) };
   const items: (MenuItem | null)[] = [];
   let title = "";
   const o = id ? s.view.get(id) : undefined;
@@ -206,8 +209,16 @@ export function openMenu(
         action: () => room.create({ op: "create", kind: "deck", ...pos(100, 140), faces: room.standardFaces(true) }),
       },
       { label: "Add custom cards…", testid: "add-custom", action: () => room.addCustom(pos(100, 140)) },
-      { label: "Add a zone", testid: "add-zone", action: () => room.create({ op: "create", kind: "zone", ...pos(120, 160), w: 120, h: 160, label: "Zone" }) },
-      { label: "Add chips", testid: "add-chips", action: () => room.create({ op: "create", kind: "chips", ...pos(96, 96), count: 10, color: "#d33" }) },
+      {
+        label: "Add a zone",
+        testid: "add-zone",
+        action: () => room.create({ op: "create", kind: "zone", ...pos(120, 160), w: 120, h: 160, label: "Zone" }),
+      },
+      {
+        label: "Add chips",
+        testid: "add-chips",
+        action: () => room.create({ op: "create", kind: "chips", ...pos(96, 96), count: 10, color: "#d33" }),
+      },
       {
         label: "Add a counter",
         testid: "add-counter",
@@ -289,7 +300,12 @@ export function openMenu(
   const extra = room.edit.menuItems(o);
   if (extra.length) items.push(null, ...extra);
   const allowed = mayEdit(s) && room.edit.on ? items : items.filter((it) => !it || !EDITING.has(it.testid));
-  showMenu(title, allowed.filter((it, i, all) => it || (i > 0 && all[i - 1] && i < all.length - 1)), clientX, clientY);
+  showMenu(
+    title,
+    allowed.filter((it, i, all) => it || (i > 0 && all[i - 1] && i < all.length - 1)),
+    clientX,
+    clientY,
+  );
 }
 
 /** What a pile is called in a menu: its label, else "Zone" or "Pile". */
@@ -325,7 +341,11 @@ function pileItems(room: TableActions, pileId: string, items: (MenuItem | null)[
         { label: "Split in half", testid: "split", action: () => room.split(p.id, Math.floor(n / 2)) },
       );
     }
-    items.push({ label: "Pick up the pile into my hand", testid: "pickup", action: () => room.send({ op: "move", id: p.id, to: `hand${room.s.me.seat}` }) });
+    items.push({
+      label: "Pick up the pile into my hand",
+      testid: "pickup",
+      action: () => room.send({ op: "move", id: p.id, to: `hand${room.s.me.seat}` }),
+    });
   }
   items.push(null);
   items.push(

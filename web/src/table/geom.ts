@@ -106,7 +106,17 @@ export function computeGeom(
   const pannable = TW * s > w - 2 * margin + 0.5 || TH * s > tableH - 2 * margin + 0.5;
   const label = w < 600 ? LABEL_W_NARROW : LABEL_W;
   return {
-    w, h, vp, s0, minZoom, s, ox, oy, pannable, tw: TW, th: TH,
+    w,
+    h,
+    vp,
+    s0,
+    minZoom,
+    s,
+    ox,
+    oy,
+    pannable,
+    tw: TW,
+    th: TH,
     hand: { x: 0, y: tableH, w, h: handH, cw, ch, pad, label, scroll: Math.max(0, handScroll) },
   };
 }

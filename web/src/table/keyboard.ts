@@ -278,12 +278,10 @@ export class Keyboard {
     if (!grabs.length) return;
     const ids = grabs.map((g) => g.id);
     const allowed = s.game ? room.game.dropsFor(ids) : new Set<string>();
-    const others = s.players
-      .filter((p) => p.seat !== null && p.seat !== s.me.seat)
-      .map((p) => ({ seat: p.seat as number, name: p.name }));
+    const others = s.players.filter((p) => p.seat !== null && p.seat !== s.me.seat).map((p) => ({ seat: p.seat as number, name: p.name }));
     const draft: Carry = { grabs, places: [], index: 0, from: this.order().indexOf(id), allowed };
-    const places = dropPlaces({ view: s.view, seat: s.me.seat, carried: ids, game: !!s.game, allowed, others }).filter(
-      (p) => this.fits(draft, p),
+    const places = dropPlaces({ view: s.view, seat: s.me.seat, carried: ids, game: !!s.game, allowed, others }).filter((p) =>
+      this.fits(draft, p),
     );
     if (!places.length) {
       announce(`${this.what(grabs)} can't go anywhere now`, "keys");
@@ -383,7 +381,8 @@ export class Keyboard {
         if (isCard(o) && o.parent && isStack(view.get(o.parent))) return room.r.el(o.parent) ?? null;
       }
       if (spot && "x" in spot) {
-        for (const o of view.values()) if (o.t !== "hand" && !(isCard(o) && o.parent) && o.x === spot.x && o.y === spot.y) return room.r.el(o.id) ?? null;
+        for (const o of view.values())
+          if (o.t !== "hand" && !(isCard(o) && o.parent) && o.x === spot.x && o.y === spot.y) return room.r.el(o.id) ?? null;
       }
       if (place.kind === "object") return room.r.el(place.id) ?? null;
       const order = this.order();

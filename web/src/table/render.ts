@@ -90,8 +90,21 @@ export class Renderer {
     const hand = this.geom.hand;
     if (hand.scroll > overflow) hand.scroll = overflow;
     if (!this.scrollBtns.length) {
-      for (const [dir, label] of [[-1, "Scroll your hand left"], [1, "Scroll your hand right"]] as const) {
-        const b = h("button", { type: "button", class: `hand-scroll ${dir < 0 ? "left" : "right"}`, "data-testid": `hand-scroll-${dir < 0 ? "left" : "right"}`, "aria-label": label, title: label }, dir < 0 ? "‹" : "›");
+      for (const [dir, label] of [
+        [-1, "Scroll your hand left"],
+        [1, "Scroll your hand right"],
+      ] as const) {
+        const b = h(
+          "button",
+          {
+            type: "button",
+            class: `hand-scroll ${dir < 0 ? "left" : "right"}`,
+            "data-testid": `hand-scroll-${dir < 0 ? "left" : "right"}`,
+            "aria-label": label,
+            title: label,
+          },
+          dir < 0 ? "‹" : "›",
+        );
         b.addEventListener("click", () => this.scrollHand(dir * Math.max(60, (this.geom.w - this.geom.hand.label) * 0.6)));
         this.scrollBtns.push(b);
         this.layer.appendChild(b);

@@ -50,11 +50,7 @@ export function movePoint(from: Frame, to: Frame, x: number, y: number): { x: nu
 }
 
 /** A box moved like its centre (it is never rotated: rows of cards stay readable). */
-export function moveBox(
-  from: Frame,
-  to: Frame,
-  box: { x: number; y: number; w: number; h: number },
-): { x: number; y: number } {
+export function moveBox(from: Frame, to: Frame, box: { x: number; y: number; w: number; h: number }): { x: number; y: number } {
   const c = movePoint(from, to, box.x + box.w / 2, box.y + box.h / 2);
   return { x: c.x - box.w / 2, y: c.y - box.h / 2 };
 }
@@ -205,7 +201,11 @@ export function fitSpan(items: readonly { c: number; half: number }[], lo: numbe
     // The largest k in [0, 1] for which every box on one side fits.
     const side = (sign: number): number => {
       const fits = (k: number) =>
-        items.every((i) => (i.c - anchor) * sign <= 0 || (sign > 0 ? anchor + k * (i.c - anchor) + i.half <= hi : anchor + k * (i.c - anchor) - i.half >= lo));
+        items.every(
+          (i) =>
+            (i.c - anchor) * sign <= 0 ||
+            (sign > 0 ? anchor + k * (i.c - anchor) + i.half <= hi : anchor + k * (i.c - anchor) - i.half >= lo),
+        );
       if (fits(1)) return 1;
       let kl = 0;
       let kh = 1;
@@ -309,8 +309,18 @@ function portraitView(objs: Objects, st: Seating, t: TableSize): Objects {
       y: Math.max(y[0], Math.min(y[1] - b.h, b.y)),
     }));
     if (crossings(pushed) <= crossings(list)) return pushed;
-    const fx = fitSpan(list.map((b) => ({ c: b.x + b.w / 2, half: b.w / 2 })), x[0], x[1], f?.x);
-    const fy = fitSpan(list.map((b) => ({ c: b.y + b.h / 2, half: b.h / 2 })), y[0], y[1], f?.y);
+    const fx = fitSpan(
+      list.map((b) => ({ c: b.x + b.w / 2, half: b.w / 2 })),
+      x[0],
+      x[1],
+      f?.x,
+    );
+    const fy = fitSpan(
+      list.map((b) => ({ c: b.y + b.h / 2, half: b.h / 2 })),
+      y[0],
+      y[1],
+      f?.y,
+    );
     return list.map((b) => ({ ...b, x: fx(b.x + b.w / 2) - b.w / 2, y: fy(b.y + b.h / 2) - b.h / 2 }));
   };
   const fitted = new Map<number, Placed[]>();
@@ -345,7 +355,6 @@ function portraitView(objs: Objects, st: Seating, t: TableSize): Objects {
     }
   }
   const out: Objects = new Map(objs);
-  for (const list of fitted.values())
-    for (const b of list) out.set(b.id, { ...(objs.get(b.id) as Obj), x: b.x, y: b.y + b.above });
+  for (const list of fitted.values()) for (const b of list) out.set(b.id, { ...(objs.get(b.id) as Obj), x: b.x, y: b.y + b.above });
   return out;
 }

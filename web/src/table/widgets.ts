@@ -79,7 +79,11 @@ export class KnockPicker {
   private rowKey = "";
 
   constructor(private host: WidgetHost) {
-    this.knockBtn = h("button", { type: "button", "data-testid": "game-knock", title: "Knock: choose the card to discard face down", "aria-pressed": "false" }, "Knock");
+    this.knockBtn = h(
+      "button",
+      { type: "button", "data-testid": "game-knock", title: "Knock: choose the card to discard face down", "aria-pressed": "false" },
+      "Knock",
+    );
     this.knockBtn.addEventListener("click", () => {
       this.on = !this.on && this.choices.length > 0;
       this.host.changed();
@@ -148,7 +152,13 @@ export class KnockPicker {
         const red = parseFace(k.card).red;
         const b = h(
           "button",
-          { type: "button", class: `small pick${red ? " red" : ""}`, "data-testid": "knock-card", "data-card": k.card, title: k.control.label },
+          {
+            type: "button",
+            class: `small pick${red ? " red" : ""}`,
+            "data-testid": "knock-card",
+            "data-card": k.card,
+            title: k.control.label,
+          },
           shortName(k.card),
           k.points === null ? null : h("span", { class: "pick-dw" }, k.points === 0 ? " Gin!" : ` deadwood ${k.points}`),
         );
@@ -196,7 +206,13 @@ export class RankChooser {
   readonly el: HTMLElement;
 
   constructor(private host: WidgetHost) {
-    this.el = h("div", { class: "rank-chooser", "data-testid": "rank-chooser", role: "group", "aria-label": "Which rank is this set?", hidden: true });
+    this.el = h("div", {
+      class: "rank-chooser",
+      "data-testid": "rank-chooser",
+      role: "group",
+      "aria-label": "Which rank is this set?",
+      hidden: true,
+    });
   }
 
   get active(): boolean {
