@@ -34,9 +34,12 @@ web/dist/.built: web/node_modules/.installed $(WEB_SRC)
 	cd web && npm run --silent build
 	touch $@
 
-# The web client's pure modules (seating, controls) have unit tests of their own: node --test.
+# The web client's pure modules (seating, controls) have unit tests of their own: node --test;
+# then tsc --noEmit and Biome (format and lint: `cd web && npm run format` rewrites the files).
 webtest: web/node_modules/.installed
 	cd web && npm test --silent
+	cd web && npm run --silent typecheck
+	cd web && npm run --silent lint
 
 # Browser tests drive Debian's Chromium; Playwright cannot download browsers here.
 chromium: $(CHROMIUM)
