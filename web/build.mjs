@@ -54,6 +54,7 @@ if (watch) {
   const js = readFileSync(join(dist, "app.js"));
   const css = readFileSync(join(dist, "app.css"));
   const kb = (n) => (n / 1024).toFixed(1) + " KiB";
-  console.log(`web/dist/app.js ${kb(js.length)} (gzip ${kb(gzipSync(js).length)}), ` +
-    `app.css ${kb(css.length)} (gzip ${kb(gzipSync(css).length)})`);
+  console.log(
+    `web/dist/app.js ${kb(js.length)} (gzip ${kb(gzipSync(js).length)}), ` + `app.css ${kb(css.length)} (gzip ${kb(gzipSync(css).length)})`,
+  );
 }
