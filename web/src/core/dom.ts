@@ -28,16 +28,6 @@ function append(el: Node, children: (Child | Child[])[]): void {
   }
 }
 
-export function clear(el: Element): void {
-  while (el.firstChild) el.removeChild(el.firstChild);
-}
-
-/** Replace an element's children (text goes in as text). */
-export function fill(el: Element, ...children: (Child | Child[])[]): void {
-  clear(el);
-  append(el, children);
-}
-
 /** Set textContent only when it changed (keeps the DOM quiet). */
 export function setText(el: Element, text: string): void {
   if (el.textContent !== text) el.textContent = text;

@@ -3,7 +3,7 @@
 // game view's own keys, and `view.set`/`view.del` inside its `view` (the engine's view). Values
 // are replaced whole. The server's twin is server/game_patch.py (apply_patch).
 
-export interface PatchLevel {
+interface PatchLevel {
   set?: Record<string, unknown>;
   del?: string[];
 }

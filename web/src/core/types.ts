@@ -24,7 +24,7 @@ import type { HandObj, Obj, StackObj } from "../net/protocol.gen";
 
 export type Container = StackObj | HandObj;
 
-export type PlayerStatus = "online" | "reconnecting" | "away";
+type PlayerStatus = "online" | "reconnecting" | "away";
 
 export interface Player {
   id: string;
@@ -71,7 +71,7 @@ export interface GamePlayer {
   bot: boolean;
 }
 
-export interface Scoreboard {
+interface Scoreboard {
   columns: string[];
   rows: { label: string; cells: (number | string)[] }[];
   totals: number[];

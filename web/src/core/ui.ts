@@ -56,10 +56,6 @@ export function showMenu(title: string, items: (MenuItem | null)[], clientX: num
   (list.querySelector("button") as HTMLButtonElement | null)?.focus({ preventScroll: true });
 }
 
-export function menuOpen(): boolean {
-  return !!openMenuEl;
-}
-
 document.addEventListener("pointerdown", (e) => {
   if (openMenuEl && !openMenuEl.contains(e.target as Node)) closeMenu();
 });

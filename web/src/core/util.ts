@@ -1,6 +1,6 @@
 // Small shared helpers: room codes, local storage, seat colours.
 
-export const CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
 /** The canonical code for user input (ignores case, spaces, dashes, underscores), or null. */
 export function normalizeCode(raw: string): string | null {
@@ -29,7 +29,7 @@ export function newOpid(): string {
   return out;
 }
 
-export const SEAT_COLORS = ["#e0533d", "#2f7de1", "#2fa35a", "#d9a21b", "#8e5bd6", "#e0669e", "#1ba3a6", "#8a6a4a"];
+const SEAT_COLORS = ["#e0533d", "#2f7de1", "#2fa35a", "#d9a21b", "#8e5bd6", "#e0669e", "#1ba3a6", "#8a6a4a"];
 
 export function seatColor(seat: number | null): string {
   return seat === null ? "#888" : SEAT_COLORS[seat % SEAT_COLORS.length];
@@ -55,7 +55,7 @@ export function save(key: string, value: string | null): void {
 }
 
 export const NAME_KEY = "cardtable:name";
-export const RECENT_KEY = "cardtable:recent";
+const RECENT_KEY = "cardtable:recent";
 export const tokenKey = (code: string): string => `cardtable:token:${code}`;
 
 export interface Recent {

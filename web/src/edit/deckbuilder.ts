@@ -8,7 +8,7 @@ import type { Op } from "../core/types";
 import { confirmDialog, toast } from "../core/ui";
 import { load, tokenKey } from "../core/util";
 
-export interface DeckCard {
+interface DeckCard {
   text: string;
   color?: string;
   count?: number;
@@ -16,7 +16,7 @@ export interface DeckCard {
 }
 
 /** Upload one picture to the room; resolves to its sha256, or throws the server's message. */
-export async function uploadImage(code: string, file: Blob): Promise<string> {
+async function uploadImage(code: string, file: Blob): Promise<string> {
   const resp = await fetch(`/api/rooms/${code}/images`, {
     method: "POST",
     headers: { "Content-Type": file.type || "application/octet-stream", "X-Player-Token": load(tokenKey(code)) ?? "" },
@@ -28,7 +28,7 @@ export async function uploadImage(code: string, file: Blob): Promise<string> {
 }
 
 /** Turn a typed list or a CSV file into cards on the server (`POST /api/decks/parse`). */
-export async function parseCards(text: string, format: "list" | "csv"): Promise<DeckCard[]> {
+async function parseCards(text: string, format: "list" | "csv"): Promise<DeckCard[]> {
   if (!text.trim()) return [];
   const resp = await fetch("/api/decks/parse", {
     method: "POST",

@@ -5,7 +5,7 @@ import { h, setText } from "../core/dom";
 import { confirmDialog, toast } from "../core/ui";
 import { load, tokenKey } from "../core/util";
 
-export interface LibraryGame {
+interface LibraryGame {
   name: string;
   title: string;
   description: string;
@@ -49,7 +49,7 @@ export async function downloadGameFile(code: string): Promise<void> {
 }
 
 /** Make a room (from a game file or the library) and go there; throws the server's message. */
-export async function createRoomFrom(body: { game_file: unknown } | { library: string }): Promise<void> {
+async function createRoomFrom(body: { game_file: unknown } | { library: string }): Promise<void> {
   const resp = await fetch("/api/rooms", {
     method: "POST",
     headers: { "Content-Type": "application/json" },

@@ -7,7 +7,7 @@ import type { Control, Game, GameAction, GamePlayer } from "../core/types";
 import { parseFace } from "../table/cards";
 
 /** The control group each game-specific widget shows. */
-export const WIDGET_GROUPS: Record<string, string> = { bid_pad: "bid", knock_picker: "knock" };
+const WIDGET_GROUPS: Record<string, string> = { bid_pad: "bid", knock_picker: "knock" };
 
 export interface SortedControls {
   /** Plain buttons: ungrouped ones, and grouped ones no listed widget shows. */

@@ -11,9 +11,9 @@ declare const __BUILD__: string | undefined;
 /** The build this page was made from: the server refuses `hello` from another one. */
 export const BUILD: string = typeof __BUILD__ === "string" ? __BUILD__ : "dev";
 
-export const IDENTITY_KEY = "cardtable:identity";
+const IDENTITY_KEY = "cardtable:identity";
 export const STORAGE_NEEDED = "Multiplayer needs this site to keep a little data in your browser (local storage). Allow it and reload.";
-export const OUT_OF_DATE = "App out of date — reload to keep playing";
+const OUT_OF_DATE = "App out of date — reload to keep playing";
 
 export interface Identity {
   id: string;
@@ -53,7 +53,7 @@ export function storageWorks(): boolean {
 }
 
 /** This browser's identity, made and stored the first time; null when storage is refused. */
-export function myIdentity(): Identity | null {
+function myIdentity(): Identity | null {
   if (!storageWorks()) return null;
   try {
     const got: unknown = JSON.parse(localStorage.getItem(IDENTITY_KEY) || "null");

@@ -22,7 +22,7 @@ export function stackName(s: StackObj): string {
 }
 
 /** The accessible name of a pile or zone: its name, how many cards, and its top card. */
-export function stackLabel(view: Objects, s: StackObj): string {
+function stackLabel(view: Objects, s: StackObj): string {
   const n = s.cards.length;
   if (!n) return `${stackName(s)}: empty`;
   const top = view.get(topCardId(s) ?? "");

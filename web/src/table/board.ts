@@ -17,7 +17,7 @@ import {
 export type Objects = Map<string, Obj>;
 
 /** Spacing of a fanned ("row") stack, in table units: enough to show each card's corner. */
-export const FAN = 32;
+const FAN = 32;
 /** The closest a row's cards come when a long row has to fit the table. */
 const FAN_MIN = 12;
 
@@ -58,7 +58,7 @@ export function topCardId(s: Container): string | null {
 }
 
 /** The same rule as the server's view: may `seat` see this card's face? */
-export function cardVisible(objs: Objects, card: CardObj, seat: number | null): boolean {
+function cardVisible(objs: Objects, card: CardObj, seat: number | null): boolean {
   if (!card.parent) return card.up;
   const p = objs.get(card.parent);
   if (isHand(p)) return seat !== null && p.seat === seat;
@@ -74,7 +74,7 @@ export function cardReachable(objs: Objects, card: CardObj, seat: number | null)
   return c.layout === "row" || topCardId(c) === card.id;
 }
 
-export function maxZ(objs: Objects): number {
+function maxZ(objs: Objects): number {
   let z = 0;
   for (const o of objs.values()) if (o.z > z) z = o.z;
   return z;

@@ -12,7 +12,7 @@ const SERIF = "Georgia, 'DejaVu Serif', 'Times New Roman', serif";
 const SANS = "'Helvetica Neue', Arial, 'DejaVu Sans', sans-serif";
 
 const RANKS: Record<number, string> = { 1: "A", 11: "J", 12: "Q", 13: "K" };
-export const SUIT_NAMES: Record<string, string> = { H: "hearts", D: "diamonds", C: "clubs", S: "spades" };
+const SUIT_NAMES: Record<string, string> = { H: "hearts", D: "diamonds", C: "clubs", S: "spades" };
 
 // Suit shapes in a 100 x 100 box.
 const SUIT_PATHS: Record<string, string> = {
@@ -165,29 +165,15 @@ function corner(label: string, s: string | null, color: string): string {
   return idx("") + idx(` transform="rotate(180 50 70)"`);
 }
 
+/** An ace to a ten (jacks, queens and kings are the pictures faceUrl points at). */
 function standardFace(s: string, rank: number, red: boolean): string {
   const color = red ? RED : BLACK;
   const label = RANKS[rank] || String(rank);
   let body = "";
   if (rank === 1) {
     body = suit(s, 50, 70, s === "S" ? 52 : 42, color);
-  } else if (rank <= 10) {
-    for (const [x, y] of PIPS[rank]) body += suit(s, x, y, 17, color, y > 70);
   } else {
-    const tint = red ? "#fbe9e7" : "#e8ecf5";
-    const crown: Record<number, string> = {
-      11: `<path d="M38 46h24l-4-8-4 5-4-7-4 7-4-5z" fill="#d9a21b" stroke="${color}" stroke-width="0.8"/>`,
-      12: `<path d="M36 46h28l-3-10-5 6-6-9-6 9-5-6z" fill="#d9a21b" stroke="${color}" stroke-width="0.8"/><circle cx="50" cy="35" r="2" fill="${color}"/>`,
-      13: `<path d="M34 47h32l-2-14-7 7-7-11-7 11-7-7z" fill="#d9a21b" stroke="${color}" stroke-width="0.8"/><circle cx="36" cy="33" r="1.8" fill="${color}"/><circle cx="64" cy="33" r="1.8" fill="${color}"/>`,
-    };
-    body =
-      `<rect x="20" y="22" width="60" height="96" rx="4" fill="${tint}" stroke="${color}" stroke-width="1.4"/>` +
-      `<rect x="23" y="25" width="54" height="90" rx="3" fill="none" stroke="${color}" stroke-width="0.5" opacity="0.6"/>` +
-      crown[rank] +
-      `<text x="50" y="86" font-family="${SERIF}" font-weight="700" font-size="40" text-anchor="middle" fill="${color}">${label}</text>` +
-      suit(s, 50, 102, 14, color) +
-      suit(s, 30, 33, 9, color) +
-      suit(s, 70, 107, 9, color, true);
+    for (const [x, y] of PIPS[rank]) body += suit(s, x, y, 17, color, y > 70);
   }
   return frame(corner(label, s, color) + body);
 }
@@ -306,7 +292,7 @@ function url(key: string, make: () => string): string {
   return got;
 }
 
-export function faceSvg(face: string): string {
+function faceSvg(face: string): string {
   const p = parseFace(face);
   if (p.kind === "standard") return standardFace(p.suit as string, p.rank as number, p.red);
   if (p.kind === "joker") return jokerFace(p.red);
@@ -332,5 +318,3 @@ export function backUrl(back: string): string {
   if (isImageHash(back)) return imageUrl(back);
   return url("b:" + back, () => backSvg(back || "blue"));
 }
-
-export { backColor };

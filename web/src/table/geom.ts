@@ -12,7 +12,7 @@ export interface ViewPort {
 }
 
 export const FIT: ViewPort = { zoom: 1, cx: TABLE_W / 2, cy: TABLE_H / 2 };
-export const MAX_ZOOM = 4;
+const MAX_ZOOM = 4;
 /** Table cards at least this wide (px) at zoom 1 when the table can't fit whole at that size:
  *  a phone shows part of the table, readable, and the rest is a finger's pan away. */
 const MIN_CARD_PX = 50;
@@ -46,7 +46,7 @@ function handHeight(h: number): number {
 }
 
 /** A portrait table's width (table units): cards (100 wide) at least 40 px on a 390 px phone. */
-export const PORTRAIT_W = 900;
+const PORTRAIT_W = 900;
 
 /**
  * The portrait table a game is drawn on when the stage (w x h px, the hand strip included) is

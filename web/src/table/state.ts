@@ -17,9 +17,9 @@ export interface Pending {
   ackV?: number;
 }
 
-export type ConnStatus = "connecting" | "online" | "down" | "gave-up";
+type ConnStatus = "connecting" | "online" | "down" | "gave-up";
 
-export interface LogLine {
+interface LogLine {
   text: string;
   at: number;
 }
@@ -110,10 +110,6 @@ export function mayEdit(s: State): boolean {
 export function everyoneEdits(s: State): boolean {
   const board = s.view.get("board");
   return board?.t === "board" && board.edit === "all";
-}
-
-export function playerAt(s: State, seat: number): Player | undefined {
-  return s.players.find((p) => p.seat === seat);
 }
 
 /** A plain-data copy of the state, for tests (`window.__cardtable.dump()`) and debugging. */
