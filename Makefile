@@ -35,11 +35,13 @@ web/dist/.built: web/node_modules/.installed $(WEB_SRC)
 	touch $@
 
 # The web client's pure modules (seating, controls) have unit tests of their own: node --test;
-# then tsc --noEmit and Biome (format and lint: `cd web && npm run format` rewrites the files).
+# then tsc --noEmit, Biome (format and lint: `cd web && npm run format` rewrites the files) and
+# knip (unused files, exports and dependencies).
 webtest: web/node_modules/.installed
 	cd web && npm test --silent
 	cd web && npm run --silent typecheck
 	cd web && npm run --silent lint
+	cd web && npm run --silent deadcode
 
 # Browser tests drive Debian's Chromium; Playwright cannot download browsers here.
 chromium: $(CHROMIUM)
