@@ -10,7 +10,7 @@ against the view that seat received at the previous version. Its shape (every pa
 the view's ``view`` (the engine's own view), when it is an object both before and after (else a
 changed ``view`` is replaced whole through ``set``). Values are replaced whole, never merged.
 :func:`apply_patch` (in :mod:`cardtable_client.patch`, the client's package, which needs no
-server module) and ``applyGamePatch`` in web/src/gamepatch.ts apply it the same way.
+server module) and ``applyGamePatch`` in web/src/core/gamepatch.ts apply it the same way.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from plugins.spades.binding import BINDING
 from plugins.spades.rules import ENGINE, SpadesState
 from tests.plugins.test_spades_rules import bid_all, first_state, ok, play_deal
 
-# The sizes the page draws markers at (web/src/board.ts WIDGET_SIZE).
+# The sizes the page draws markers at (web/src/table/board.ts WIDGET_SIZE).
 SIZE = {"counter": (150.0, 66.0), "label": (200.0, 40.0)}
 
 

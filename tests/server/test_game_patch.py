@@ -2,7 +2,7 @@
 through the reducer and ``build_deltas`` (the room service's steps, no sockets), each view's
 game view followed delta by delta - whole views and patches applied in order - is always the
 view the server would build now; patches are only made against views this process sent at the
-previous version; and the page's applier (web/src/gamepatch.ts) agrees with the Python one on
+previous version; and the page's applier (web/src/core/gamepatch.ts) agrees with the Python one on
 the patches the games emit.
 """
 
