@@ -95,9 +95,7 @@ class SocketHandlers:
         self.social.start(rooms)
         self.misses = miss_limiter(rooms.store, self.config)
         subscriber = (
-            Subscriber(rooms.store.subscription(), lambda: feeds)
-            if follow_others
-            else None
+            Subscriber(rooms.store.subscription(), lambda: feeds) if follow_others else None
         )
         feeds = Feeds(rooms, self._send, self._gone, subscriber)
         self.feeds = feeds

@@ -189,9 +189,7 @@ class RedisSocialStore:
         self, identity: str, secret_hash: str, name: str, default_name: str, ttl: int
     ) -> str | None:
         got = await reached(
-            self._hello(
-                keys=[identity_key(identity)], args=[secret_hash, name, default_name, ttl]
-            )
+            self._hello(keys=[identity_key(identity)], args=[secret_hash, name, default_name, ttl])
         )
         if not got or int(got[0]) != 1:
             return None
@@ -272,9 +270,7 @@ class RedisSocialStore:
 
     async def go_offline(self, identity: str, sid: str, stale_before: float) -> None:
         await reached(
-            self._off(
-                keys=self._online_keys(identity), args=[identity, sid, f"({stale_before!r}"]
-            )
+            self._off(keys=self._online_keys(identity), args=[identity, sid, f"({stale_before!r}"])
         )
 
     async def prune_online(self, stale_before: float) -> int:
@@ -344,9 +340,7 @@ class RedisSocialStore:
     async def challenge_sweep(self, now: float, most: int) -> list[tuple[str, str, str, str]]:
         got = await reached(self._sweep(keys=[DUE], args=[repr(now), challenge_key(""), most]))
         flat = [_text(v) for v in got]
-        return [
-            (flat[i], flat[i + 1], flat[i + 2], flat[i + 3]) for i in range(0, len(flat), 4)
-        ]
+        return [(flat[i], flat[i + 1], flat[i + 2], flat[i + 3]) for i in range(0, len(flat), 4)]
 
     # --- table chat --------------------------------------------------------------------------
 

