@@ -24,10 +24,6 @@ STANDARD: tuple[str, ...] = tuple(f"{s}{r}" for s in SUITS for r in range(1, 14)
 _SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
 
 
-def is_joker(card: str) -> bool:
-    return card in JOKERS
-
-
 # Every card code and what it reads as: the one parse of a code (the server's table, the
 # engines and, through the generated TypeScript, the page all take codes from here).
 _PARSED: dict[str, tuple[str, int]] = {
@@ -120,36 +116,6 @@ def counts(cards: Iterable[str]) -> dict[str, int]:
     for c in cards:
         out[c] = out.get(c, 0) + 1
     return out
-
-
-def remove_cards(hand: Sequence[str], cards: Iterable[str]) -> list[str] | None:
-    """``hand`` without one copy of each of ``cards``; ``None`` if a card is missing."""
-    out = list(hand)
-    for c in cards:
-        try:
-            out.remove(c)
-        except ValueError:
-            return None
-    return out
-
-
-def is_set(cards: Sequence[str], *, min_len: int = 3, max_len: int | None = 4) -> bool:
-    """Natural cards of one rank (no jokers), ``min_len``..``max_len`` of them."""
-    if len(cards) < min_len or (max_len is not None and len(cards) > max_len):
-        return False
-    if any(c in JOKERS for c in cards):
-        return False
-    return len({rank(c) for c in cards}) == 1
-
-
-def is_run(cards: Sequence[str], *, min_len: int = 3) -> bool:
-    """One suit in sequence, ace low only, no wrapping (Q-K-A is not a run)."""
-    if len(cards) < min_len or any(c in JOKERS for c in cards):
-        return False
-    if len({suit(c) for c in cards}) != 1:
-        return False
-    ranks = sorted(rank(c) for c in cards)
-    return all(b == a + 1 for a, b in zip(ranks, ranks[1:], strict=False))
 
 
 def bad_card(card: object, *, jokers: bool = False) -> Rejection:

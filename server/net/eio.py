@@ -34,7 +34,6 @@ log = logging.getLogger("cardtable.eio")
 BAD_PACKET = "\x00not an engine.io packet"
 _BAD_FRAME = "4" + json.dumps(BAD_PACKET)
 _MAX_PAYLOAD_PACKETS = 16  # python-engineio's own limit for one long-polling body
-METHODS = ("GET", "POST", "OPTIONS")  # what the Engine.IO endpoint takes
 
 
 def valid_packet(text: str, websocket: bool) -> bool:

@@ -351,9 +351,6 @@ def _settle(fut: asyncio.Future[None]) -> None:
         fut.set_result(None)
 
 
-Subscribe = Callable[[str], Awaitable[None]]
-
-
 class Feeds:
     """Every room feed of this process, and the subscription to other processes' commits."""
 

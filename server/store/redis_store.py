@@ -361,14 +361,6 @@ class RedisStore:
     async def exists(self, code: str) -> bool:
         return bool(await self._call(self.redis.exists(room_key(code))))
 
-    async def incr_window(self, key: str, window_seconds: int) -> int:
-        """Count an event in a fixed window shared by every server process (rate limits)."""
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.incr(key)
-        pipe.expire(key, window_seconds)  # the key names its window; NX needs Redis 7
-        res = await self._call(pipe.execute())
-        return int(res[0])
-
     # --- sliding windows: per-address rate limits shared by every server process ----------
 
     # KEYS: a sorted set of events (score = time). ARGV: the new event's time, its member, drop

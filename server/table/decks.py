@@ -83,15 +83,6 @@ def faces_of(specs: list[CardSpec], cap: int = MAX_CARDS) -> list[str]:
     return [custom_face(s.text, s.color, s.image) for s in specs for _ in range(s.count)]
 
 
-def image_hashes(faces: list[str]) -> set[str]:
-    out = set()
-    for face in faces:
-        spec = read_face(face)
-        if spec is not None and spec.image:
-            out.add(spec.image)
-    return out
-
-
 def _row(fields: list[str], line: int, with_image: bool) -> CardSpec | None:
     fields = [f.strip() for f in fields]
     while fields and not fields[-1]:

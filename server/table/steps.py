@@ -7,7 +7,7 @@ depend on nothing else in the server so that objects and operations can both use
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 import msgspec
 
@@ -70,7 +70,6 @@ class ChipsStep(_Step, tag="chips"):
 
 Step = Gather | ShuffleStep | DealStep | FlipStep | CounterStep | ChipsStep
 Steps = Annotated[list[Step], msgspec.Meta(max_length=MAX_STEPS)]
-StepName = Literal["gather", "shuffle", "deal", "flip", "counter", "chips"]
 
 
 def step_name(step: Step) -> str:
