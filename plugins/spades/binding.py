@@ -10,6 +10,7 @@ controls (buttons; bids are grouped for the page's bid pad).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from plugins.base import Control, Cosmetic, Drop, Marker, Projection, Rejection, ZoneSpec
@@ -30,64 +31,67 @@ def _at(player: int, forward: float, side: float) -> tuple[float, float]:
     return at(SLOTS[player], forward, side)
 
 
+# The projection's places and markers are frozen and depend on a few values each: each one is
+# built once per value and shared (a move changes two or three of them; the rest are the same
+# objects as before, which makes the server's comparison with the last projection cheap).
+
+
+@functools.cache
+def _trick_zone(p: int, card: str | None) -> ZoneSpec:
+    x, y = _at(p, TRICK_REACH, 0.0)
+    faces = (card,) if card is not None else ()
+    return ZoneSpec(f"trick{p}", "", x - 55, y - 75, faces, up=True, owner=p, drop=True)
+
+
+@functools.lru_cache(maxsize=4096)
+def _won_zone(p: int, cards: tuple[str, ...]) -> ZoneSpec:
+    wx, wy = _at(p, 0.0, WON_SIDE)
+    return ZoneSpec(f"won{p}", "Tricks", wx - 55, wy - 75, cards, owner=p)
+
+
+@functools.cache
+def _bid_marker(p: int, bid: int, blind: bool) -> Marker:
+    text = ("Blind nil" if blind else "Nil") if bid == 0 else f"Bid {bid}"
+    bx, by = _at(p, 120.0, -260.0)
+    return Marker(f"bid{p}", "label", bx, by, text=text, owner=p)
+
+
+@functools.cache
+def _taken_marker(p: int, tricks: int) -> Marker:
+    tx, ty = _at(p, 0.0, TAKEN_SIDE)  # to the player's left, clear of the won tricks
+    return Marker(f"taken{p}", "counter", tx, ty, label="Tricks", value=tricks, owner=p)
+
+
+@functools.lru_cache(maxsize=4096)
+def _bags_marker(side: int, bags: int) -> Marker:
+    team = TEAMS[side]
+    bx, by = _at(team[0], *BAGS_AT)
+    return Marker(f"bags{side}", "counter", bx, by, label="Team bags", value=bags, owner=team[0])
+
+
 class SpadesBinding:
     info = ENGINE.info
     engine: Spades = ENGINE
     widgets = ("bid_pad",)
 
     def project(self, state: SpadesState) -> Projection:
-        zones: list[ZoneSpec] = []
         trick = {((state.leader or 0) + i) % 4: c for i, c in enumerate(state.trick)}
         won: dict[int, list[str]] = {p: [] for p in range(4)}
+        taken = [0, 0, 0, 0]
         for t in state.tricks:
             won[t.winner].extend(t.cards)
+            taken[t.winner] += 1
+        zones: list[ZoneSpec] = []
         markers: list[Marker] = []
         for p in range(4):
-            x, y = _at(p, TRICK_REACH, 0.0)
-            zones.append(
-                ZoneSpec(
-                    f"trick{p}",
-                    "",
-                    x - 55,
-                    y - 75,
-                    (trick[p],) if p in trick else (),
-                    up=True,
-                    owner=p,
-                    drop=True,
-                )
-            )
-            wx, wy = _at(p, 0.0, WON_SIDE)
-            zones.append(ZoneSpec(f"won{p}", "Tricks", wx - 55, wy - 75, tuple(won[p]), owner=p))
+            zones.append(_trick_zone(p, trick.get(p)))
+            zones.append(_won_zone(p, tuple(won[p])))
             bid = state.bids[p]
             if bid is not None:
-                text = ("Blind nil" if state.blind[p] else "Nil") if bid == 0 else f"Bid {bid}"
-                bx, by = _at(p, 120.0, -260.0)
-                markers.append(Marker(f"bid{p}", "label", bx, by, text=text, owner=p))
-            tx, ty = _at(p, 0.0, TAKEN_SIDE)  # to the player's left, clear of the won tricks
-            markers.append(
-                Marker(
-                    f"taken{p}",
-                    "counter",
-                    tx,
-                    ty,
-                    label="Tricks",
-                    value=sum(1 for t in state.tricks if t.winner == p),
-                    owner=p,
-                )
-            )
-        for side, team in enumerate(TEAMS):
-            bx, by = _at(team[0], *BAGS_AT)
-            markers.append(
-                Marker(
-                    f"bags{side}",
-                    "counter",
-                    bx,
-                    by,
-                    label="Team bags",
-                    value=state.bags[side],
-                    owner=team[0],
-                )
-            )
+                markers.append(_bid_marker(p, bid, state.blind[p]))
+            markers.append(_taken_marker(p, taken[p]))
+        for side in range(len(TEAMS)):
+            markers.append(_bags_marker(side, state.bags[side]))
         hands = {p: tuple(h) for p, h in enumerate(state.hands)}
         return Projection(
             zones=tuple(zones), hands=hands, deal=state.deal_no, markers=tuple(markers), slots=SLOTS

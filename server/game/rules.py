@@ -630,7 +630,7 @@ def _project(
 
     ``prev`` is the session of the state before. When the last commit was its projection's
     (nothing else changed the table since), a zone or hand it showed as this projection shows
-    it is left alone without looking at its cards.
+    it is left alone without looking at its cards, and so is a marker it showed as it is.
 
     Cards keep their ids only where that tells nobody anything: between zones, from a zone
     into a hand, and within one hand. A card that leaves a hand (a discard, a meld laid down,
@@ -657,8 +657,9 @@ def _project(
     if shown is not None and shown[0] == table.version:  # the table as that projection left it
         was_zones = {z.id: z for z in shown[1].zones}
         was_hands = shown[1].hands
+        was_markers = {m.id: m for m in shown[1].markers}
     else:
-        was_zones, was_hands = {}, {}
+        was_zones, was_hands, was_markers = {}, {}, {}
     if not fresh:
         for z in proj.zones:
             if was_zones.get(z.id) == z and not z.shuffled:
@@ -781,6 +782,9 @@ def _project(
     for m in proj.markers:
         kind = MARKERS.get(m.kind)
         if kind is None:
+            continue
+        if was_markers.get(m.id) == m and m.id in objs:  # shown as it is: left alone
+            marker_ids.append(m.id)
             continue
         note(m.id)
         found = objs.get(m.id)

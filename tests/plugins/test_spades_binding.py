@@ -55,3 +55,18 @@ def test_markers_round_a_place_do_not_overlap() -> None:
         for b, bx, by, bw, bh in boxes[i + 1 :]:
             apart = ax + aw <= bx or bx + bw <= ax or ay + ah <= by or by + bh <= ay
             assert apart, (a, b)
+
+
+def test_unchanged_places_and_markers_are_the_objects_shown_before() -> None:
+    """A card played changes the player's trick place and nothing else of the projection: the
+    other places and every marker are the very objects of the projection before, so the server
+    finds them unchanged at a glance (server/game/rules.py, _project)."""
+    state = bid_all(first_state({0: 3, 1: 3, 2: 4, 3: 3}), {0: 3, 1: 3, 2: 4, 3: 3})
+    before = BINDING.project(state)
+    assert state.turn is not None
+    played = ok(state, state.turn, ENGINE.legal_actions(state, state.turn)[0])
+    after = BINDING.project(played)
+    was = {z.id: z for z in [*before.zones, *before.markers]}
+    changed = [o.id for o in [*after.zones, *after.markers] if was[o.id] != o]
+    assert changed == [f"trick{state.turn}"]
+    assert all(was[o.id] is o for o in [*after.zones, *after.markers] if o.id not in changed)
