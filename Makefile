@@ -78,10 +78,11 @@ pytest: setup
 
 # The inner loop, under 30 s: the table model, the rule engines and the contract every game keeps
 # (long self-play is marked slow and skipped), every game through the room reducer, and the
-# store contract. No browser, no sockets, no cluster.
+# store contract. No browser, no sockets, no cluster. Property tests run the hypothesis "dev"
+# profile (a tenth of the examples; tests/conftest.py); `make test` runs the full "ci" counts.
 test-fast: setup
-	$(PY) -m pytest -q -p no:cacheprovider tests/table tests/plugins tests/server/test_game_glue.py \
-		tests/store/test_store_contract.py tests/layout -m "not slow"
+	HYPOTHESIS_PROFILE=dev $(PY) -m pytest -q -p no:cacheprovider tests/table tests/plugins \
+		tests/server/test_game_glue.py tests/store/test_store_contract.py tests/layout -m "not slow"
 
 bench: setup
 	$(PY) -m bench

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
+from hypothesis import settings
 
 from cardtable_client import TableClient
 from server.app import create_app
@@ -24,6 +25,14 @@ from server.store.embedded import EmbeddedRedis, free_port
 from server.store.redis_store import RedisStore
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+# Hypothesis profiles, chosen by HYPOTHESIS_PROFILE: "ci" (the default, and what `make test`
+# runs) is every property test's full count; "dev" (`make test-fast`) a tenth of it. A test that
+# wants more or fewer examples than the profile says so as a multiple of
+# settings.default.max_examples, so both profiles scale it.
+settings.register_profile("ci", max_examples=100)
+settings.register_profile("dev", max_examples=10)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def skip_or_fail(reason: str) -> None:

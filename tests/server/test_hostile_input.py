@@ -196,7 +196,12 @@ def hostile(draw: st.DrawFn, ids: list[str]) -> tuple[str, Any]:
 num_or_garbage = st.integers(-5, 10**6) | scalars
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+# Three times the profile's count (tests/conftest.py): 300 in ci.
+@settings(
+    max_examples=3 * settings.default.max_examples,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
 @given(data=st.data())
 def test_thousands_of_hostile_events_are_refused_cleanly(arena, data):
     lt, a = arena

@@ -391,7 +391,7 @@ class TableMachine(RuleBasedStateMachine):
 
 
 TableMachine.TestCase.settings = settings(
-    max_examples=100,
+    max_examples=settings.default.max_examples,  # the profile's (tests/conftest.py): 100 in ci
     stateful_step_count=30,
     deadline=None,
     report_multiple_bugs=False,
