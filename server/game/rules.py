@@ -594,6 +594,17 @@ def _lying(objs: dict[str, Obj], stack: Stack, z: ZoneSpec) -> int:
     return n
 
 
+def _same_start(was: Sequence[str], now: Sequence[str]) -> int:
+    """How many faces at the start of ``now`` are those at the start of ``was``?"""
+    n = min(len(was), len(now))
+    if was[:n] == now[:n]:
+        return n
+    i = 0
+    while was[i] == now[i]:
+        i += 1
+    return i
+
+
 def _same_place(stack: Stack, z: ZoneSpec, owner: int | None) -> bool:
     return (
         stack.holder,
@@ -662,13 +673,22 @@ def _project(
         was_zones, was_hands, was_markers = {}, {}, {}
     if not fresh:
         for z in proj.zones:
-            if was_zones.get(z.id) == z and not z.shuffled:
+            was = was_zones.get(z.id)
+            if (was is z or was == z) and not z.shuffled:
                 settled.add(z.id)
                 continue
             stack = objs.get(z.id)
             if not isinstance(stack, Stack) or z.shuffled:
                 continue  # a shuffled zone's cards are all new
-            n = _lying(objs, stack, z)
+            if was is not None and (was.layout, was.up, was.x, was.y) == (
+                z.layout,
+                z.up,
+                z.x,
+                z.y,
+            ):
+                n = _same_start(was.faces, z.faces)  # its cards lie as that projection put them
+            else:
+                n = _lying(objs, stack, z)
             if n == len(z.faces) == len(stack.cards) and _same_place(stack, z, seat_of(z.owner)):
                 settled.add(z.id)
             elif n:
@@ -687,11 +707,14 @@ def _project(
     placed: list[str] = []  # the cards the projection put somewhere
     pool: dict[str, list[str]] = {}  # cards outside hands, by face: reusable anywhere
     held: dict[str, list[str]] = {}  # cards in hands, by face: only their own hand keeps them
+    rechecked = set(recheck)
     for obj in objs.values():
         if isinstance(obj, Card) and obj.parent not in settled:
-            looks[obj.id] = _look(objs, obj)
-            if obj.id in staying_put:
+            if obj.id in staying_put:  # it stays: only a pile's new top card is looked at again
+                if obj.id in rechecked:
+                    looks[obj.id] = _look(objs, obj)
                 continue
+            looks[obj.id] = _look(objs, obj)
             holder = objs.get(obj.parent) if obj.parent is not None else None
             if isinstance(holder, Hand):
                 in_hand[obj.id] = holder.seat
@@ -783,7 +806,8 @@ def _project(
         kind = MARKERS.get(m.kind)
         if kind is None:
             continue
-        if was_markers.get(m.id) == m and m.id in objs:  # shown as it is: left alone
+        was_marker = was_markers.get(m.id)
+        if (was_marker is m or was_marker == m) and m.id in objs:  # shown as it is: left alone
             marker_ids.append(m.id)
             continue
         note(m.id)
