@@ -6,7 +6,7 @@ PORT   ?= 8080
 HOST   ?= 127.0.0.1
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test test-fast setup web webtest chromium lint typecheck pytest bench clean generate deadcode
+.PHONY: run test test-fast setup web webtest chromium lint typecheck pytest bench clean generate deadcode lock lock-upgrade
 
 run: setup web
 	$(VENV)/bin/cardtable serve --host $(HOST) --port $(PORT)
@@ -15,11 +15,31 @@ test: setup web webtest chromium lint typecheck pytest
 
 setup: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+# Installed from the lock, requirements-dev.txt: every package pinned, with its hashes, so a fresh
+# clone gets the versions the suite passed on; then the project itself, without resolving again.
+$(VENV)/.installed: pyproject.toml requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e '.[test]'
+	$(VENV)/bin/pip install -q --require-hashes -r requirements-dev.txt
+	$(VENV)/bin/pip install -q --no-deps -e .
 	touch $@
+
+# Refresh the lock after changing pyproject.toml's dependencies: `make lock` keeps every pin it
+# can and adds what is new; `make lock-upgrade` moves everything to the newest allowed version.
+# uv (pinned here, installed into the venv) resolves for every platform, Python 3.11 up.
+# tests/layout/test_lock.py fails while the lock misses or contradicts a pyproject requirement.
+UV_VERSION := 0.13.9
+LOCK_FLAGS :=
+
+lock: setup
+	$(VENV)/bin/pip install -q uv==$(UV_VERSION)
+	$(VENV)/bin/uv pip compile pyproject.toml --extra test --extra fast --universal \
+		--python-version 3.11 --generate-hashes --quiet --custom-compile-command "make lock" \
+		-o requirements-dev.txt $(LOCK_FLAGS)
+	$(VENV)/bin/pip install -q --require-hashes -r requirements-dev.txt
+
+lock-upgrade: LOCK_FLAGS := --upgrade
+lock-upgrade: lock
 
 # The web client: TypeScript bundled by esbuild into web/dist (not committed).
 web: web/dist/.built
