@@ -93,8 +93,13 @@ generate: setup
 typecheck: setup
 	$(VENV)/bin/mypy server plugins cardtable_client
 
+# Two pytest-xdist workers (PYTEST_WORKERS=0 for one process): each worker starts its own
+# redis-server, test server and Chromium (session fixtures are per worker). On this 2-core
+# machine the pytest part measured 442 s serial, 243 s with two workers.
+PYTEST_WORKERS ?= 2
+
 pytest: setup
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(PYTEST_WORKERS)
 
 # The inner loop, under 30 s: the table model, the rule engines and the contract every game keeps
 # (long self-play is marked slow and skipped), every game through the room reducer, and the
