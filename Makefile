@@ -37,6 +37,7 @@ lock: setup
 		--python-version 3.11 --generate-hashes --quiet --custom-compile-command "make lock" \
 		-o requirements-dev.txt $(LOCK_FLAGS)
 	$(VENV)/bin/pip install -q --require-hashes -r requirements-dev.txt
+	touch $(VENV)/.installed
 
 lock-upgrade: LOCK_FLAGS := --upgrade
 lock-upgrade: lock
