@@ -195,7 +195,7 @@ class WorkerProc:
 async def create_rooms(url: str, n: int, seats: int) -> list[str]:
     """Rooms from the built-in standard deck, in which every player may add objects (each bench
     player creates the card it moves)."""
-    layout = json.loads((REPO / "server" / "library" / "standard.json").read_text())
+    layout = json.loads((REPO / "server" / "homemade" / "library" / "standard.json").read_text())
     layout.update(seats=seats, edit="all")
     gate = asyncio.Semaphore(16)
 

@@ -8,7 +8,8 @@ Starts a redis-server and one ``cardtable serve`` on loopback (as :mod:`bench.ta
   were on other server processes, and this process refreshes them every heartbeat (5 s) the way
   those processes would. ``--tables`` of the pollers host a room made public.
 * **polling** — paced like the web client: every poller asks ``lobby {page: 0}`` every 5 s
-  (``REFRESH_MS`` in web/src/home/lobby.ts), starts spread over the first period; one ask in four is a
+  (``REFRESH_MS`` in web/src/home/lobby.ts), starts spread over the first
+  period; one ask in four is a
   name search (``q``: a 2-3 letter prefix) and one in ten is a later page, as people do.
   Latency = sending ``lobby`` to receiving its answer.
 * **saturation** — ``--busy`` of the pollers each keep one ``lobby`` in flight (the next is sent on
