@@ -11,18 +11,25 @@ A bot is ``bot(engine, state, player, rng) -> action | None``: it reads only wha
 ``engine.view(state, player)`` shows that player (and the engine's pure helpers), draws its
 tie-breaks from ``rng`` and returns one of ``engine.legal_actions(state, player)``, or ``None``
 to pass its chance (nothing to do now, or it leaves a window to the others).
+
+A game may give its computers levels (:data:`LEVELS`): ``bots`` maps a level to the bot that
+plays it; a level it does not list plays as ``normal``, which is ``bot``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from plugins.base import Binding, Engine, GameInfo
 
 Bot = Callable[[Engine[Any], Any, int, random.Random], "dict[str, Any] | None"]
+
+LEVELS = ("easy", "normal", "hard")
+"""The computers' levels, weakest first; ``normal`` is a game's :attr:`Game.bot`."""
+DEFAULT_LEVEL = "normal"
 
 
 @dataclass(frozen=True)
@@ -33,10 +40,18 @@ class Game:
     engine: Engine[Any]
     binding: Binding
     bot: Bot
+    bots: Mapping[str, Bot] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.binding.engine is not self.engine:
             raise ValueError(f"The binding of {self.engine.info.name!r} lays out another engine.")
+        unknown = set(self.bots) - set(LEVELS)
+        if unknown:
+            raise ValueError(f"Unknown bot levels {sorted(unknown)}; levels: {', '.join(LEVELS)}.")
+
+    def bot_at(self, level: str = DEFAULT_LEVEL) -> Bot:
+        """The bot that plays ``level`` (``normal``, :attr:`bot`, for a level not given)."""
+        return self.bots.get(level, self.bot)
 
     @property
     def info(self) -> GameInfo:
@@ -47,6 +62,8 @@ class Game:
     def name(self) -> str:
         return self.engine.info.name
 
-    def move(self, state: Any, player: int, rng: random.Random) -> dict[str, Any] | None:
-        """The bot's action for ``player`` (``None``: it passes its chance)."""
-        return self.bot(self.engine, state, player, rng)
+    def move(
+        self, state: Any, player: int, rng: random.Random, level: str = DEFAULT_LEVEL
+    ) -> dict[str, Any] | None:
+        """The action of the bot of ``level`` for ``player`` (``None``: it passes its chance)."""
+        return self.bot_at(level)(self.engine, state, player, rng)
