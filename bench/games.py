@@ -21,8 +21,12 @@ people use it: in each of ``--rooms`` game rooms a scripted person sits in seat 
 random legal action whenever it may act (starting the next deal too), computers play the
 other seats and a spectator watches, so every view (each seat's and the spectators') is built
 and sent. In the same server, before the game rooms, ``--table-rooms`` free-play rooms of four
-players and a spectator move cards (each player one ``op move`` in flight): the server's CPU
-per game action is printed beside its CPU per table move, and their ratio.
+players and a spectator move cards (each player one ``op move`` in flight); after the game
+rooms, as many fresh free-play rooms move cards again, paced to the game phase's actions a
+second (each player one move per ``4 * table_rooms / rate`` seconds), since a table move costs
+the server more at a lower load. The server's CPU per game action is printed beside its CPU per
+table move, both unpaced and paced, and the ratio to each: the paced one compares like with
+like.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ import socketio
 from bench import use_uvloop
 from bench.report import cpu_ticks
 from bench.targets import Launch
-from server.game.patch import apply_patch
+from cardtable_client import apply_patch
 
 TICK_MS = 10.0  # CLK_TCK is 100 on Linux
 ENDS = {"deal_over", "hand_over", "game_over"}
@@ -321,8 +325,17 @@ class Mover:
             await asyncio.sleep(0.01)
         raise RuntimeError(f"no delta for the card it created: {self.player} {self.made}")
 
-    async def keep_moving(self, until: float) -> None:
+    async def keep_moving(self, until: float, every: float | None = None) -> None:
+        """Move the card until ``until``: as fast as the acks come back, or (``every``, in
+        seconds: a paced run) one move per ``every`` on average, from a random phase; with one
+        move in flight, a move whose slot passed while waiting for an ack goes at once."""
+        due = time.monotonic() + (self.rng.uniform(0, every) if every else 0.0)
         while time.monotonic() < until:
+            if every:
+                wait = due - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                due += every  # (a late ack's slot is made up by the next move's)
             ok = await self.request(
                 "op",
                 {
@@ -391,31 +404,10 @@ async def watched(game: str, args: argparse.Namespace) -> dict[str, Any]:
                 )
                 layout.update(seats=4, edit="all")
                 table_codes = [await room({"game_file": layout}) for _ in range(args.table_rooms)]
+                paced_codes = [await room({"game_file": layout}) for _ in range(args.table_rooms)]
                 game_codes = [await room({"game": game}) for _ in range(args.rooms)]
-            # Free play: four movers and a spectator per room.
-            movers = [
-                Mover(url, code, face, rng)
-                for code in table_codes
-                for face in ("AS", "KH", "QD", "JC")
-            ]
-            spectators = [Watcher(url, code, "") for code in table_codes]
-            clients += movers + spectators
-            for m in movers:
-                await m.setup()
-            for w in spectators:
-                await w.sio.connect(url, transports=["websocket"])
-                await w.request("join", {"code": w.code, "name": "watcher", "seat": None})
-            cpu_t = await _measured(
-                roles,
-                args,
-                movers,
-                lambda until: asyncio.gather(*(m.keep_moving(until) for m in movers)),
-            )
-            moves = sum(m.moves for m in movers)
-            table_errors = sum(len(m.errors) for m in movers)
-            for c in clients:
-                await c.sio.disconnect()
-            clients = []
+            # Free play, as fast as it goes: four movers and a spectator per room.
+            free = await _free_play(url, table_codes, rng, roles, args, None)
             # The game rooms: the spectator is the host; a person in seat 0, computers elsewhere.
             watchers = [Watcher(url, code, game) for code in game_codes]
             people = [Person(url, code, 0, rng) for code in game_codes]
@@ -451,29 +443,74 @@ async def watched(game: str, args: argparse.Namespace) -> dict[str, Any]:
             )
             for c in clients:
                 await c.sio.disconnect()
+            clients = []
+            actions = sum(w.commits - w.ours for w in watchers)
+            # Free play again, paced to the game's actions a second (in fresh rooms): the
+            # server's per-event cost depends on its load, so this is the like-for-like move.
+            rate = actions / args.seconds
+            every = 4 * args.table_rooms / rate if rate else None
+            paced = await _free_play(url, paced_codes, rng, roles, args, every)
         finally:
             launch.close()
-    actions = sum(w.commits - w.ours for w in watchers)
-    move_ms = cpu_t["server"] / moves if moves else None
     action_ms = cpu_g["server"] / actions if actions else None
+    move_ms, paced_ms = free["ms"], paced["ms"]
     return {
         "game": game,
         "rooms": args.rooms,
         "table_rooms": args.table_rooms,
-        "moves_s": moves / args.seconds,
+        "moves_s": free["moves_s"],
         "move_ms": move_ms,
+        "paced_s": paced["moves_s"],
+        "paced_ms": paced_ms,
         "actions_s": actions / args.seconds,
         "action_ms": action_ms,
         "person_s": sum(p.actions for p in people) / args.seconds,
         "ratio": action_ms / move_ms if action_ms and move_ms else None,
+        "paced_ratio": action_ms / paced_ms if action_ms and paced_ms else None,
         "restarts": sum(w.restarts for w in watchers),
         "stalls": sum(w.stalls for w in watchers),
         "refused": sum(p.refused for p in people),
-        "errors": sum(len(w.errors) for w in watchers) + table_errors,
+        "errors": sum(len(w.errors) for w in watchers) + free["errors"] + paced["errors"],
         "codes": sorted(
-            {f"game:{c}" for w in watchers for c in w.errors}
-            | {f"table:{c}" for m in movers for c in m.errors}
+            {f"game:{c}" for w in watchers for c in w.errors} | free["codes"] | paced["codes"]
         ),
+    }
+
+
+async def _free_play(
+    url: str,
+    codes: list[str],
+    rng: random.Random,
+    roles: dict[int, str],
+    args: argparse.Namespace,
+    every: float | None,
+) -> dict[str, Any]:
+    """Four movers and a spectator in each free-play room of ``codes``, each mover moving its
+    card as fast as the acks come back (``every`` None) or once per ``every`` seconds: the
+    moves a second, the server's CPU ms per move, the refusals."""
+    movers = [Mover(url, code, face, rng) for code in codes for face in ("AS", "KH", "QD", "JC")]
+    spectators = [Watcher(url, code, "") for code in codes]
+    try:
+        for m in movers:
+            await m.setup()
+        for w in spectators:
+            await w.sio.connect(url, transports=["websocket"])
+            await w.request("join", {"code": w.code, "name": "watcher", "seat": None})
+        cpu = await _measured(
+            roles,
+            args,
+            movers,
+            lambda until: asyncio.gather(*(m.keep_moving(until, every) for m in movers)),
+        )
+    finally:
+        for c in [*movers, *spectators]:
+            await c.sio.disconnect()
+    moves = sum(m.moves for m in movers)
+    return {
+        "moves_s": moves / args.seconds,
+        "ms": cpu["server"] / moves if moves else None,
+        "errors": sum(len(m.errors) for m in movers),
+        "codes": {f"table:{c}" for m in movers for c in m.errors},
     }
 
 
@@ -481,21 +518,27 @@ def _print_watched(rows: list[dict[str, Any]], args: argparse.Namespace) -> None
     print(
         f"people watching: {args.table_rooms} free-play rooms (4 players moving cards + a "
         f"spectator), then {args.rooms} game rooms (a person in seat 0, computers elsewhere, "
-        f"a spectator); {args.seconds:g} s each after {args.warmup:g} s; store: {args.store}"
+        f"a spectator), then {args.table_rooms} free-play rooms again, paced to the game's "
+        f"actions/s; {args.seconds:g} s each after {args.warmup:g} s; store: {args.store}"
     )
     print(
-        f"{'game':<10}  {'table moves/s':>13}  {'server ms/move':>14}  {'actions/s':>9}  "
-        f"{'person/s':>8}  {'server ms/action':>16}  {'action/move':>11}  {'restarts':>8}  "
-        f"{'refused':>7}  {'stalls':>6}  {'errors':>6}"
+        f"{'game':<10}  {'table moves/s':>13}  {'server ms/move':>14}  {'paced moves/s':>13}  "
+        f"{'paced ms/move':>13}  {'actions/s':>9}  {'person/s':>8}  {'server ms/action':>16}  "
+        f"{'action/move':>11}  {'action/paced':>12}  {'restarts':>8}  {'refused':>7}  "
+        f"{'stalls':>6}  {'errors':>6}"
     )
+
+    def fig(x: float | None, spec: str, unit: str = "") -> str:
+        return "-" if x is None else f"{x:{spec}}{unit}"
+
     for r in rows:
-        mm = "-" if r["move_ms"] is None else f"{r['move_ms']:.3f}"
-        am = "-" if r["action_ms"] is None else f"{r['action_ms']:.3f}"
-        ra = "-" if r["ratio"] is None else f"{r['ratio']:.2f}x"
         print(
-            f"{r['game']:<10}  {r['moves_s']:>13,.0f}  {mm:>14}  {r['actions_s']:>9,.0f}  "
-            f"{r['person_s']:>8,.0f}  {am:>16}  {ra:>11}  {r['restarts']:>8}  "
-            f"{r['refused']:>7}  {r['stalls']:>6}  {r['errors']:>6}  {' '.join(r['codes'])}"
+            f"{r['game']:<10}  {r['moves_s']:>13,.0f}  {fig(r['move_ms'], '.3f'):>14}  "
+            f"{r['paced_s']:>13,.0f}  {fig(r['paced_ms'], '.3f'):>13}  {r['actions_s']:>9,.0f}  "
+            f"{r['person_s']:>8,.0f}  {fig(r['action_ms'], '.3f'):>16}  "
+            f"{fig(r['ratio'], '.2f', 'x'):>11}  {fig(r['paced_ratio'], '.2f', 'x'):>12}  "
+            f"{r['restarts']:>8}  {r['refused']:>7}  {r['stalls']:>6}  {r['errors']:>6}  "
+            f"{' '.join(r['codes'])}"
         )
 
 
