@@ -119,3 +119,22 @@ async def test_seats_spectators_and_rename(pages):
     await a.click("[data-testid=prompt-ok]")
     await b.wait_for_selector("[data-testid=seat-0] [data-testid=player-name]:text-is('Ana Maria')")
     await wait_js(b, "s.log.includes('Ana is now Ana Maria')")
+
+
+async def test_a_panel_redraw_between_press_and_release_keeps_the_click(pages):
+    """The players panel redraws when anyone's line changes. Ben presses "Sit here" on seat 3
+    while Ana renames herself (her line changes, his button's line does not): the click still
+    seats him, as the button he pressed is still the one he releases on."""
+    a, b, code = await create_and_join(pages)
+    await b.click("[data-testid=leave-seat]")
+    await wait_js(b, "s.me.seat === null")
+    sit = await b.locator("[data-testid=sit-3]").bounding_box()
+    assert sit is not None
+    await b.mouse.move(sit["x"] + sit["width"] / 2, sit["y"] + sit["height"] / 2)
+    await b.mouse.down()
+    await a.click("[data-testid=rename]")
+    await a.fill("[data-testid=prompt-input]", "Ana Maria")
+    await a.click("[data-testid=prompt-ok]")
+    await b.wait_for_selector("[data-testid=seat-0] [data-testid=player-name]:text-is('Ana Maria')")
+    await b.mouse.up()
+    await wait_js(b, "s.me.seat === 3")

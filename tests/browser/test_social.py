@@ -211,3 +211,36 @@ async def test_an_unanswered_challenge_expires_on_both_pages(browser, redis_serv
         await own.close()
         await srv.stop()
     assert not own.errors, own.errors
+
+
+async def test_a_list_refresh_between_press_and_release_keeps_the_click(pages):
+    """The lobby redraws its lists whenever the server sends them (every few seconds). A redraw
+    that lands while a button is held down must not eat the click: the button that was pressed
+    is still the one released on (this was a flake: Ben's Challenge now and then did nothing)."""
+    a = await pages.open("/?name=Ana")
+    b = await pages.open("/?name=Ben")
+    await go_online(a)
+    await go_online(b)
+    ana = b.locator("[data-testid=lobby-player]", has_text="Ana")
+    await ana.wait_for()
+    await b.wait_for_selector("[data-testid=challenge-game][data-loaded=true]")
+    await b.select_option("[data-testid=challenge-game]", "gin_rummy")
+
+    button = await ana.locator("[data-testid=challenge-player]").bounding_box()
+    assert button is not None
+    await b.mouse.move(button["x"] + button["width"] / 2, button["y"] + button["height"] / 2)
+    await b.mouse.down()
+    # The server's next list arrives and is drawn while the button is down.
+    await b.evaluate(
+        """() => {
+            delete document.querySelector('[data-testid=lobby-tables]').dataset.loaded;
+            document.querySelector('[data-testid=lobby-search]')
+                .dispatchEvent(new Event('input', {bubbles: true}));
+        }"""
+    )
+    await b.wait_for_selector("[data-testid=lobby-tables][data-loaded=true]")
+    await b.mouse.up()
+
+    waiting = b.locator("[data-testid=challenge-status]", has_text="waiting for their response")
+    await waiting.wait_for()
+    await a.locator("[data-testid=challenged]", has_text="Ben has challenged you").wait_for()

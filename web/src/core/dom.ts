@@ -36,3 +36,19 @@ export function setText(el: Element, text: string): void {
 export function toggleClass(el: Element, cls: string, on: boolean): void {
   if (el.classList.contains(cls) !== on) el.classList.toggle(cls, on);
 }
+
+/**
+ * Put `next` in `parent`, keeping in place each current child that equals (`isEqualNode`) the new
+ * one at its position, so that a redraw with nothing changed leaves the nodes alone: a click
+ * whose press and release straddle a redraw still lands on the button it began on. A kept node
+ * keeps its own listeners, so what a listener does must follow from what its node shows (put ids
+ * in `data-*` attributes).
+ */
+export function patchChildren(parent: Element, next: readonly Node[]): void {
+  next.forEach((node, i) => {
+    const cur = parent.childNodes[i];
+    if (!cur) parent.appendChild(node);
+    else if (!cur.isEqualNode(node)) parent.replaceChild(node, cur);
+  });
+  while (parent.childNodes.length > next.length) parent.lastChild?.remove();
+}

@@ -4,7 +4,7 @@
 // text nodes, never HTML.
 
 import { handCount, isHand } from "../table/board";
-import { h } from "../core/dom";
+import { h, patchChildren } from "../core/dom";
 import { isFavourite } from "../social/social";
 import { everyoneEdits, type State, vacatedBy } from "../table/state";
 import type { Player } from "../core/types";
@@ -224,12 +224,13 @@ export class Panel {
       }
       rows.push(li);
     }
-    this.seatsEl.replaceChildren(...rows);
+    patchChildren(this.seatsEl, rows);
 
     const specs = s.players.filter((p) => p.seat === null);
     this.specTitle.hidden = !specs.length;
-    this.specEl.replaceChildren(
-      ...specs.map((p) => {
+    patchChildren(
+      this.specEl,
+      specs.map((p) => {
         const status = p.status || "online";
         return h(
           "li",
@@ -248,13 +249,19 @@ export class Panel {
     rename.addEventListener("click", () => this.actions.rename());
     const meName = s.players.find((p) => p.id === s.me.player)?.name || s.me.name;
     const label = h("span", { class: "me-name" }, "You are ", h("strong", { "data-testid": "my-name" }, meName));
-    this.meEl.replaceChildren(label, rename);
+    patchChildren(this.meEl, [label, rename]);
   }
 
   private removeButton(p: Player): HTMLElement {
     const b = h(
       "button",
-      { type: "button", class: "small danger", "data-testid": "remove-player", title: `Remove ${p.name} from the room` },
+      {
+        type: "button",
+        class: "small danger",
+        "data-testid": "remove-player",
+        "data-player": p.id,
+        title: `Remove ${p.name} from the room`,
+      },
       "Remove",
     );
     b.addEventListener("click", () => this.actions.remove(p));
@@ -299,7 +306,7 @@ export class Panel {
                 this.actions.editors("all"),
               ),
         );
-    this.hostEl.replaceChildren(
+    patchChildren(this.hostEl, [
       h("h3", {}, "Host"),
       h(
         "div",
@@ -324,6 +331,6 @@ export class Panel {
             ),
       ),
       ...(edit ? [edit] : []),
-    );
+    ]);
   }
 }

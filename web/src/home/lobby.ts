@@ -4,7 +4,7 @@
 // expired → both pages say so), with the chosen game's options.
 
 import { io, type Socket } from "socket.io-client";
-import { h, setText } from "../core/dom";
+import { h, patchChildren, setText } from "../core/dom";
 import { hello, type ServerErr, STORAGE_NEEDED, storageWorks } from "../net/identity";
 import { fetchGames, gameCaption, type OptionFields, optionFields, optionLabel } from "../game/options";
 import { Social } from "../social/social";
@@ -283,7 +283,7 @@ class Lobby {
         : "Other players won't see you online and can't challenge you.",
     );
     const others = this.players.filter((p) => p.id !== this.me);
-    this.playersEl.replaceChildren(
+    patchChildren(this.playersEl, [
       ...(others.length
         ? others.map((p) => {
             const fav = this.social.has("favourite", p.id);
@@ -303,7 +303,7 @@ class Lobby {
             );
           })
         : [h("li", { class: "hint" }, this.me ? "Nobody else is online right now." : "Connecting…")]),
-    );
+    ]);
     const pages = Math.max(1, Math.ceil(this.total / PAGE_SIZE));
     const prev = h("button", { type: "button", class: "small", disabled: this.page === 0, "data-testid": "lobby-prev" }, "‹ Previous");
     const next = h("button", { type: "button", class: "small", disabled: this.page + 1 >= pages, "data-testid": "lobby-next" }, "Next ›");
@@ -315,8 +315,8 @@ class Lobby {
       this.page += 1;
       this.refresh();
     });
-    this.pager.replaceChildren(...(pages > 1 ? [prev, h("span", {}, ` page ${this.page + 1} of ${pages} `), next] : []));
-    this.tablesEl.replaceChildren(
+    patchChildren(this.pager, pages > 1 ? [prev, h("span", {}, ` page ${this.page + 1} of ${pages} `), next] : []);
+    patchChildren(this.tablesEl, [
       ...(this.tables.length
         ? this.tables.map((t) => {
             const join = h("button", { type: "button", class: "small primary", "data-testid": "join-public" }, "Join");
@@ -324,13 +324,13 @@ class Lobby {
             const what = t.game ? (this.games.find((g) => g.name === t.game)?.title ?? t.game) : "Free play";
             return h(
               "li",
-              { "data-testid": "public-table" },
+              { "data-testid": "public-table", "data-code": t.code },
               h("span", { class: "pname" }, t.title || what),
               h("span", { class: "hint" }, ` ${what}, ${t.seats_free} seat${t.seats_free === 1 ? "" : "s"} free `),
               join,
             );
           })
         : [h("li", { class: "hint" }, "No public tables right now.")]),
-    );
+    ]);
   }
 }
