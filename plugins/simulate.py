@@ -21,28 +21,40 @@ players of different sides is a tie, whoever sits in those seats. Games that fai
 failures, with the reason. Every game and every seat has its own ``random.Random`` derived from
 ``seed``, so a run is reproducible.
 
-``main(argv)`` is the ``cardtable simulate GAME --games N [--seed S] [--players N]`` command: it
-finds the game in :data:`plugins.registry.GAMES` and prints a rich table: bot side against
-random-legal players, bot against bot (the win split by side), average scores, games per second.
+Levels against each other: a lineup entry may also be a level name (:data:`plugins.game.LEVELS`),
+played by ``levels[name]`` or else the registered game's :meth:`Game.bot_at`. With
+``rotate=True`` the lineup turns one seat each game until it repeats (two levels in Spades: the
+partnerships swap; in a two-player game: the seats), and the games of one turn share a seed, so
+each level plays the same deals from each seat (duplicate play: the luck of the deal cancels).
+``SimReport.role_wins`` counts the games each role won alone, :func:`wilson` gives the 95 %
+interval of a win rate, and ``think`` / ``decisions`` the time each role spent choosing.
+
+``main(argv)`` is the ``cardtable simulate GAME --games N [--seed S] [--players N]
+[--levels A,B]`` command: it finds the game in :data:`plugins.registry.GAMES` and prints a rich
+table: bot side against random-legal players, bot against bot (the win split by side), average
+scores, games per second; with ``--levels`` instead each level's win rate (95 % Wilson interval)
+against the others, one side each, seats rotating.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from plugins.base import Engine, Rejection
-from plugins.game import Bot, Game
+from plugins.game import LEVELS, Bot, Game
 from plugins.registry import GAMES, GameNotAvailable, get
 
 BOT = "bot"
 RANDOM = "random"
 ROLES = (BOT, RANDOM)
+ALL_ROLES = (BOT, RANDOM, *LEVELS)
 DEFAULT_MAX_STEPS = 20_000
 
 Picker = Callable[[list[int]], Sequence[int]]
@@ -153,7 +165,10 @@ class SimReport:
     sides of the first game) alone. ``ties`` counts games with no winner or a win shared by
     players of different sides - also when every seat is a bot. The other finished games were
     won by one side: ``bot_wins`` / ``other_wins`` when its winners all sit in ``"bot"`` /
-    ``"random"`` seats, ``mixed_wins`` when they sit in both (only with a hand-made lineup)."""
+    ``"random"`` seats, ``mixed_wins`` when they sit in seats of several roles (only with a
+    hand-made lineup). ``role_wins[role]`` counts the games won by ``role``'s seats alone (the
+    bot, the random players or a level); ``think[role]`` / ``decisions[role]`` are the seconds
+    its bot spent choosing and how often it was asked."""
 
     games: int
     lineup: tuple[str, ...]
@@ -165,9 +180,25 @@ class SimReport:
     mixed_wins: int = 0
     side_wins: list[int] = field(default_factory=list)
     score_sums: dict[str, float] = field(default_factory=dict)
+    role_wins: dict[str, int] = field(default_factory=dict)
+    think: dict[str, float] = field(default_factory=dict)
+    decisions: dict[str, int] = field(default_factory=dict)
     actions: int = 0
     seconds: float = 0.0
     failures: list[Failure] = field(default_factory=list)
+
+    def rate(self, role: str) -> float:
+        """Share of finished games won by ``role``'s seats alone (0 when nothing finished)."""
+        return self.role_wins.get(role, 0) / self.finished if self.finished else 0.0
+
+    def interval(self, role: str) -> tuple[float, float]:
+        """The 95 % Wilson interval of :meth:`rate`."""
+        return wilson(self.role_wins.get(role, 0), self.finished)
+
+    def mean_think(self, role: str) -> float:
+        """Mean seconds ``role``'s bot took per decision (0 when it was never asked)."""
+        asked = self.decisions.get(role, 0)
+        return self.think.get(role, 0.0) / asked if asked else 0.0
 
     @property
     def win_rate(self) -> float:
@@ -188,6 +219,49 @@ class SimReport:
     @property
     def actions_per_game(self) -> float:
         return self.actions / self.games if self.games else 0.0
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of ``wins`` out of ``n`` (95 % for the default ``z``)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    scale = 1 + z * z / n
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
+def level_bots(engine: Engine[Any], levels: Mapping[str, Bot] | None = None) -> dict[str, Bot]:
+    """The bot of each level: ``levels`` first, else the registered game of ``engine``'s
+    (:meth:`Game.bot_at`); a level neither knows is missing."""
+    out: dict[str, Bot] = {}
+    game = GAMES.get(engine.info.name)
+    if game is not None and game.engine is engine:
+        out = {level: game.bot_at(level) for level in LEVELS}
+    out.update(levels or {})
+    return out
+
+
+def rotated(lineup: Sequence[str], turn: int) -> tuple[str, ...]:
+    """``lineup`` turned ``turn`` seats on: seat ``p`` plays the role of seat ``p - turn``."""
+    n = len(lineup)
+    return tuple(lineup[(p - turn) % n] for p in range(n))
+
+
+def period(lineup: Sequence[str]) -> int:
+    """How many one-seat turns bring ``lineup`` back to itself."""
+    return next(k for k in range(1, len(lineup) + 1) if rotated(lineup, k) == tuple(lineup))
+
+
+def level_lineup(engine: Engine[Any], state: Any, levels: Sequence[str]) -> tuple[str, ...]:
+    """One side per level, in turn: side ``i`` (of ``engine.teams``) plays ``levels[i % n]``."""
+    teams = engine.teams(state)
+    roles: dict[int, str] = {}
+    for i, team in enumerate(teams):
+        for p in team:
+            roles[p] = levels[i % len(levels)]
+    return tuple(roles[p] for p in range(len(roles)))
 
 
 def available_games() -> list[str]:
@@ -225,12 +299,16 @@ def simulate(
     players: int | None = None,
     options: dict[str, Any] | None = None,
     max_steps: int = DEFAULT_MAX_STEPS,
+    levels: Mapping[str, Bot] | None = None,
+    rotate: bool = False,
 ) -> SimReport:
     """Play ``games`` whole games and report how they went (see the module docstring).
 
     ``players`` defaults to ``len(lineup)`` or the game's minimum; ``lineup`` to
     :func:`default_lineup`; ``options`` to the game's defaults. ``max_steps`` caps the actions
-    (scheduled ones included) of one game.
+    (scheduled ones included) of one game. A lineup entry may be a level, played by
+    ``levels`` or the registered game's bots (:func:`level_bots`); ``rotate`` turns the lineup
+    one seat a game, the games of one turn sharing a seed.
     """
     if players is None:
         players = len(lineup) if lineup is not None else engine.info.min_players
@@ -238,24 +316,48 @@ def simulate(
         lineup = tuple(lineup)
         if len(lineup) != players:
             raise ValueError(f"The lineup names {len(lineup)} seats for {players} players.")
-        unknown = sorted(set(lineup) - set(ROLES))
+        unknown = sorted(set(lineup) - set(ALL_ROLES))
         if unknown:
-            raise ValueError(f"Unknown lineup roles {unknown}; use 'bot' or 'random'.")
+            raise ValueError(
+                f"Unknown lineup roles {unknown}; use 'bot', 'random' or a level "
+                f"({', '.join(LEVELS)})."
+            )
+    bots = {BOT: bot, RANDOM: random_legal, **level_bots(engine, levels)}
+    missing = sorted(set(lineup or ()) - set(bots))
+    if missing:
+        raise ValueError(f"No bot plays level {', '.join(missing)} of {engine.info.name}.")
     opts = dict(options or {})
-    seeds = game_seeds(seed, games)
+    turns = period(lineup) if rotate and lineup is not None else 1
+    seeds = game_seeds(seed, -(-games // turns))
     report = SimReport(games=games, lineup=tuple(lineup or ()))
     started = time.perf_counter()
     with _progress_bar(progress, games) as advance:
-        for index, game_seed in enumerate(seeds):
-            _play_one(engine, bot, index, game_seed, players, opts, lineup, max_steps, report)
+        for index in range(games):
+            turn = index % turns
+            seats = rotated(lineup, turn) if lineup is not None else None
+            game_seed = seeds[index // turns]
+            _play_one(engine, bots, index, game_seed, players, opts, seats, max_steps, report)
             advance()
     report.seconds = time.perf_counter() - started
     return report
 
 
+def _timed(bot: Bot, role: str, report: SimReport) -> Bot:
+    """``bot``, adding the time each decision takes to ``report.think[role]``."""
+
+    def timed(engine: Engine[Any], state: Any, player: int, rng: random.Random) -> Any:
+        started = time.perf_counter()
+        action = bot(engine, state, player, rng)
+        report.think[role] = report.think.get(role, 0.0) + time.perf_counter() - started
+        report.decisions[role] = report.decisions.get(role, 0) + 1
+        return action
+
+    return timed
+
+
 def _play_one(
     engine: Engine[Any],
-    bot: Bot,
+    bots: Mapping[str, Bot],
     index: int,
     game_seed: int,
     players: int,
@@ -272,9 +374,10 @@ def _play_one(
         report.teams = tuple(tuple(t) for t in engine.teams(state))
         report.side_wins = [0] * len(report.teams)
         report.score_sums = {role: 0.0 for role in dict.fromkeys(roles)}
+        report.role_wins = {role: 0 for role in dict.fromkeys(roles)}
     rngs = [random.Random(f"simulate:{game_seed}:{p}") for p in range(players)]
-    bots = [bot if role == BOT else random_legal for role in roles]
-    played = drive(engine, state, bots, rngs, max_steps=max_steps)
+    seated = [_timed(bots[role], role, report) for role in roles]
+    played = drive(engine, state, seated, rngs, max_steps=max_steps)
     steps, failure = played.steps, played.failure
     outcome = engine.outcome(played.state)
     report.actions += steps
@@ -290,10 +393,13 @@ def _play_one(
         report.bot_wins += 1
     elif winner_roles == {RANDOM}:
         report.other_wins += 1
-    else:
+    elif len(winner_roles) > 1:
         report.mixed_wins += 1
     if len(won) == 1:
         report.side_wins[won[0]] += 1
+        if len(winner_roles) == 1:
+            (alone,) = winner_roles
+            report.role_wins[alone] = report.role_wins.get(alone, 0) + 1
     for role in report.score_sums:
         seats = [p for p in range(players) if roles[p] == role]
         report.score_sums[role] += sum(outcome.scores[p] for p in seats) / len(seats)
@@ -342,6 +448,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_MAX_STEPS,
         help=f"actions before a game counts as a failure ({DEFAULT_MAX_STEPS})",
     )
+    parser.add_argument(
+        "--levels",
+        default=None,
+        help="levels to play against each other, e.g. hard,normal: one side each, seats "
+        f"rotating every game ({', '.join(LEVELS)})",
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return parser
 
@@ -367,6 +479,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     show = not args.no_progress
     common: dict[str, Any] = {"players": players, "progress": show, "max_steps": args.max_steps}
+    if args.levels is not None:
+        return _levels_main(console, game, args, common)
     mixed = simulate(engine, bot, args.games, args.seed, **common)
     bots = simulate(engine, bot, args.games, args.seed + 1, lineup=[BOT] * players, **common)
 
@@ -399,6 +513,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     for fail in (mixed.failures + bots.failures)[:5]:
         console.print(f"[red]game {fail.game} (seed {fail.seed}): {fail.reason}[/red]")
     return 1 if mixed.failures or bots.failures else 0
+
+
+def _levels_main(console: Any, game: Game, args: argparse.Namespace, common: dict[str, Any]) -> int:
+    """``--levels A,B``: the levels against each other, one side each, seats rotating."""
+    from rich.table import Table
+
+    levels = [one.strip() for one in args.levels.split(",") if one.strip()]
+    wrong = [one for one in levels if one not in LEVELS]
+    if wrong or len(set(levels)) != len(levels) or len(levels) < 2:
+        console.print(f"[red]--levels takes two or more of {', '.join(LEVELS)}, once each.[/red]")
+        return 2
+    engine = game.engine
+    lineup = level_lineup(engine, engine.new_game(common["players"], {}, args.seed), levels)
+    report = simulate(engine, game.bot, args.games, args.seed, lineup=lineup, rotate=True, **common)
+    title = (
+        f"{engine.info.title}: {' vs '.join(levels)}, {args.games} games "
+        f"(seats rotating, same deals), seed {args.seed}"
+    )
+    table = Table(title=title)
+    for name in (
+        "Level",
+        "Wins",
+        "Win rate",
+        "95 % interval",
+        "Average final score",
+        "ms/decision",
+    ):
+        table.add_column(name, justify="left" if name == "Level" else "right")
+    for level in levels:
+        low, high = report.interval(level)
+        table.add_row(
+            level,
+            f"{report.role_wins.get(level, 0)}/{report.finished}",
+            f"{report.rate(level):.1%}",
+            f"{low:.1%} - {high:.1%}",
+            _avg(report.average_scores.get(level)),
+            f"{1000 * report.mean_think(level):.2f}",
+        )
+    console.print(table)
+    console.print(
+        f"Ties {report.ties}, failures {len(report.failures)}, "
+        f"{report.actions_per_game:.0f} actions per game, "
+        f"{report.games_per_second:.1f} games per second."
+    )
+    for fail in report.failures[:5]:
+        console.print(f"[red]game {fail.game} (seed {fail.seed}): {fail.reason}[/red]")
+    return 1 if report.failures else 0
 
 
 def _split(names: Sequence[str], wins: Sequence[int]) -> str:
