@@ -3,8 +3,9 @@
 from plugins.game import Game
 from plugins.rummy.binding import BINDING
 from plugins.rummy.bot import choose_action
+from plugins.rummy.bot_easy import choose_action as easy
 from plugins.rummy.rules import ENGINE, Rummy, RummyState
 
-GAME = Game(engine=ENGINE, binding=BINDING, bot=choose_action)
+GAME = Game(engine=ENGINE, binding=BINDING, bot=choose_action, bots={"easy": easy})
 
 __all__ = ["BINDING", "GAME", "ENGINE", "Rummy", "RummyState", "choose_action"]
