@@ -8,9 +8,10 @@ arrangements, lay-offs) are Gin's part of the shared meld library, :mod:`plugins
 from plugins.game import Game
 from plugins.gin_rummy.binding import BINDING
 from plugins.gin_rummy.bot import choose_action
+from plugins.gin_rummy.bot_easy import choose_action as choose_easy
 from plugins.gin_rummy.rules import ENGINE, GinRummy, GinState
 
-GAME = Game(engine=ENGINE, binding=BINDING, bot=choose_action)
+GAME = Game(engine=ENGINE, binding=BINDING, bot=choose_action, bots={"easy": choose_easy})
 
 __all__ = [
     "BINDING",

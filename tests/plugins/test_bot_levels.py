@@ -1,0 +1,102 @@
+"""The computers' levels for Spades and Gin Rummy: ``easy`` plays like a casual beginner (and
+only legal moves), ``hard`` is measurably stronger than ``normal`` and reads only its view.
+
+The levels' win rates against each other are measured with ``cardtable simulate GAME --levels
+A,B`` (docs/plugins.md, "Computer levels"); here, small fixed seed sets check the direction.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from plugins.gin_rummy import ENGINE as GIN
+from plugins.gin_rummy import GAME as GIN_GAME
+from plugins.gin_rummy import bot_easy as gin_easy
+from plugins.simulate import simulate
+from plugins.spades import ENGINE as SPADES
+from plugins.spades import GAME as SPADES_GAME
+from plugins.spades import bot_easy as spades_easy
+from tests.plugins.test_gin_rules import make
+from tests.plugins.test_spades_bot import after_plays, deal
+
+GAMES = {"spades": SPADES_GAME, "gin_rummy": GIN_GAME}
+
+
+# ----------------------------------------------------------------------------- all levels
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_level_is_registered(name: str) -> None:
+    game = GAMES[name]
+    assert set(game.bots) >= {"easy"}
+    assert game.bot_at("easy") is not game.bot
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_a_level_plays_only_legal_moves_to_the_end(name: str, level: str) -> None:
+    """A rejected move ends a simulated game as a failure; against each other levels too."""
+    game = GAMES[name]
+    players = game.info.min_players
+    for other in ("normal", "easy"):
+        lineup = [level, other] * (players // 2)
+        report = simulate(game.engine, game.bot, 4, 11, lineup=lineup, rotate=True)
+        assert not report.failures and report.finished == 4
+
+
+# ----------------------------------------------------------------------------- Spades easy
+
+
+def test_spades_easy_bids_its_high_cards_and_never_nil() -> None:
+    assert spades_easy.easy_bid(["S1", "S13", "S12", "H1", "D13", "C2"]) == 5
+    assert spades_easy.easy_bid(["S2", "H3", "D4"]) == 1  # no high card: still 1, not nil
+    weak = ["S2", "S3", "H2", "H3", "H4", "H5", "D2", "D3", "D4", "C2", "C3", "C4", "C5"]
+    action = SPADES_GAME.move(deal({0: weak}), 0, random.Random(0), "easy")
+    assert action == {"type": "bid", "bid": 1}
+    assert SPADES_GAME.move(deal({0: weak}), 0, random.Random(0)) == {"type": "bid", "bid": 0}
+
+
+def test_spades_easy_wins_with_its_highest_card_even_over_its_partner() -> None:
+    # Player 0 leads H2, 1 plays H5, partner 2 wins with the HA; player 3 (easy) holds HK H3.
+    fixed = {0: ["H2"], 1: ["H5"], 2: ["H1"], 3: ["H13", "H3"]}
+    state = after_plays(fixed, [3, 3, 3, 3], ["H2", "H5", "H1"])
+    assert SPADES_GAME.move(state, 3, random.Random(0), "easy") == {"type": "play", "card": "H3"}
+    # Player 1 (easy) with HK HQ H3 over the H2: its highest winner, the king.
+    fixed = {0: ["H2"], 1: ["H13", "H12", "H3"]}
+    state = after_plays(fixed, [3, 3, 3, 3], ["H2"])
+    assert SPADES_GAME.move(state, 1, random.Random(0), "easy") == {"type": "play", "card": "H13"}
+
+
+# -------------------------------------------------------------------------------- Gin easy
+
+
+def test_gin_easy_takes_a_discard_only_to_complete_a_meld() -> None:
+    hand = ["H4", "H5", "C9", "D9", "S13", "D12", "C1", "S2", "H10", "C6"]
+    assert gin_easy.completes_meld(hand, "H6") and gin_easy.completes_meld(hand, "S9")
+    assert not gin_easy.completes_meld(hand, "S1")  # lowers deadwood, but no meld
+    assert not gin_easy.completes_meld(hand, None)
+
+
+def test_gin_easy_throws_its_highest_lonely_card_and_sometimes_slips() -> None:
+    hand = ["H4", "H5", "H6", "C9", "D9", "S13", "D12", "D11", "C1", "S2", "H10"]
+    allowed = list(hand)
+    picks = [gin_easy.easy_discard(hand, allowed, random.Random(seed)) for seed in range(200)]
+    assert set(picks) == {"S13", "D12"}  # the lonely king; the near-run D11-D12 one time in 5
+    assert 20 <= picks.count("D12") <= 60
+
+
+def test_gin_easy_knocks_as_soon_as_it_may() -> None:
+    # Seat 0 drew S13: C7 D7 H7, D10-D12, S4-S6 melded, deadwood C1 after throwing S13.
+    knock = make(
+        (
+            ["S4", "S5", "S6", "C7", "D7", "H7", "D10", "D11", "D12", "C1", "S13"],
+            ["C9", "H9", "S9", "H4", "H5", "H6", "H13", "C8", "C2", "H1"],
+        ),
+        phase="discard",
+        drawn="S13",
+        drawn_from="stock",
+    )
+    assert GIN_GAME.move(knock, 0, random.Random(0), "easy") == {"type": "knock", "card": "S13"}
