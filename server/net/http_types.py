@@ -110,4 +110,4 @@ class ErrorBody(msgspec.Struct, kw_only=True, omit_defaults=True):
     message: str
     ref: int | str | None
     retryable: bool = False
-    rule: dict[str, Any] | None = None
+    rule: str | None = None  # a rules refusal: the rule's code (`must_follow_suit`)
