@@ -38,6 +38,7 @@ from plugins.base import (
     Rejection,
     ZoneSpec,
 )
+from plugins.game import DEFAULT_LEVEL
 from plugins.registry import GAMES
 from server.errors import (
     BAD_REQUEST,
@@ -127,6 +128,15 @@ def set_up(table: Table, name: object, options: object) -> Change:
             f"{binding.info.title} needs "
             f"{binding.info.min_players} seats; this room has {table.seats}.",
         )
+    change = _clear(table)
+    table.game = GameSlot(name=name, options=resolved, fill=fill)
+    change.log = f"{binding.info.title}: waiting for players"
+    return change
+
+
+def _clear(table: Table) -> Change:
+    """The table emptied for a new game: every object but the seats' hands goes, and the hands
+    are emptied."""
     change = Change(game_changed=True)
     change.held = {
         cid: h.seat for h in table.objects.values() if isinstance(h, Hand) for cid in h.cards
@@ -140,8 +150,6 @@ def set_up(table: Table, name: object, options: object) -> Change:
             del table.objects[oid]
             change.removed.add(oid)
     table.undo.clear()
-    table.game = GameSlot(name=name, options=resolved, fill=fill)
-    change.log = f"{binding.info.title}: waiting for players"
     return change
 
 
@@ -201,6 +209,24 @@ def start_with(
     binding = binding_for(table)
     assert binding is not None
     return merge(first, _begin(table, binding, seats, seed, rng, now))
+
+
+def play_again(table: Table, rng: random.Random, now: float) -> Change:
+    """A finished game played again: a fresh game of the same name and options, started at
+    once by whoever sits now (the same people and computers, in the same seats), dealt from a
+    new seed drawn from ``rng`` (so its first dealer is drawn anew)."""
+    binding = binding_for(table)
+    if binding is None or not started(table):
+        raise CardtableError(BAD_REQUEST, "No game is running in this room.")
+    assert table.game is not None
+    if binding.engine.outcome(_state(table)) is None:
+        raise CardtableError(BAD_REQUEST, "The game is not over.")
+    old = table.game
+    change = _clear(table)
+    table.game = GameSlot(name=old.name, options=old.options, fill=old.fill)
+    begun = maybe_start(table, rng, now, force=True)
+    assert begun is not None
+    return merge(change, begun)
 
 
 def stop_game(table: Table) -> Change:
@@ -385,6 +411,14 @@ def _played_by_server(table: Table, player: int) -> bool:
     return table.game.fill and (p is None or p.status != "online")
 
 
+def _level(table: Table, player: int) -> str:
+    """The level the server plays engine player ``player`` at: the computer's in that seat; a
+    seat the server fills in for (``fill``: empty, or its person away) plays ``normal``."""
+    assert table.game is not None
+    p = table.seated().get(table.game.seats[player])
+    return p.level if p is not None and p.bot else DEFAULT_LEVEL
+
+
 def _bot_move(
     table: Table, binding: Binding, rng: random.Random
 ) -> tuple[int, dict[str, Any]] | None:
@@ -393,13 +427,13 @@ def _bot_move(
     the server plays the same players); a process with no session kept decides anew."""
     sess = session(table)
     state = sess.state
-    players = tuple(p for p in sess.to_act() if _played_by_server(table, p))
+    players = tuple((p, _level(table, p)) for p in sess.to_act() if _played_by_server(table, p))
     kept = sess.bot_move
     if kept is not None and kept[0] == players:
         return kept[1]
     found: tuple[int, dict[str, Any]] | None = None
-    for player in players:
-        action = GAMES[binding.info.name].move(state, player, rng)
+    for player, level in players:
+        action = GAMES[binding.info.name].move(state, player, rng, level)
         if action is not None and not str(action.get("type", "")).startswith("next_"):
             found = player, action
             break
@@ -519,6 +553,9 @@ def game_view(table: Table, seat: int | None) -> dict[str, Any] | None:
         }
         for p, s in enumerate(slot.seats)
     ]
+    for entry in players:
+        if entry["bot"]:
+            entry["level"] = seated[entry["seat"]].level
     deadline = slot.deadline
     timer = {"ends": deadline, "seconds": slot.delay} if deadline is not None else None
     return {

@@ -50,8 +50,11 @@ class Session:
         self._public: dict[str, Any] | None = None
         self._shared: tuple[tuple[str, ...], dict[str, Any]] | None = None
         # The computers' next move in this state, as decided for ``Table.bot_due``, with the
-        # players the server played then: the move itself reuses it (server.game.rules._bot_move).
-        self.bot_move: tuple[tuple[int, ...], tuple[int, dict[str, Any]] | None] | None = None
+        # players the server played then and their levels: the move itself reuses it
+        # (server.game.rules._bot_move).
+        self.bot_move: (
+            tuple[tuple[tuple[int, str], ...], tuple[int, dict[str, Any]] | None] | None
+        ) = None
         # What the table was made to show for this state, and the version of the commit that
         # did it: the next projection trusts what is unchanged since, if nothing else was
         # committed in between (server.game.rules._project).

@@ -278,8 +278,10 @@ async def create_room(request: web.Request) -> web.Response:
             )
         if msg.game is None and msg.options is not None:
             raise CardtableError(BAD_REQUEST, "'options' go with a 'game'.")
+        if msg.game is None and msg.computers is not None:
+            raise CardtableError(BAD_REQUEST, "'computers' go with a 'game'.")
         table = await rooms.create_room(
-            msg.template or "standard", msg.seats or 4, msg.game, msg.options
+            msg.template or "standard", msg.seats or 4, msg.game, msg.options, msg.computers
         )
     except CardtableError as err:
         return _error(err, _status_for(err))

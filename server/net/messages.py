@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, TypeVar
 import msgspec
 
 from server.errors import BAD_REQUEST, CardtableError
-from server.room.host import HostAction
+from server.room.host import HostAction, Level
 
 # A ``ref`` is an int or a short string, or absent; ``"ref": null`` is refused (msgspec checks a
 # value against the annotation, not the default, so only a missing ``ref`` becomes None).
@@ -67,6 +67,7 @@ class Host(_Event):
     game: Annotated[str, msgspec.Meta(max_length=40)] | None = None
     options: dict[str, Any] | None = None
     seat: SeatNo | None = None
+    level: Level | None = None  # "bot": the computer's level (absent: normal)
     public: bool | None = None  # "public": list the room in the lobby or not
     opid: OpId | None = None
 
@@ -82,13 +83,15 @@ class Drag(_Event):
 
 
 class CreateRoom(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """``POST /api/rooms``: a free-play room (template, seats), a game room (game, options),
-    or a homemade game from a game file or the built-in library (alone)."""
+    """``POST /api/rooms``: a free-play room (template, seats), a game room (game, options;
+    ``computers``: a computer at that level in every seat but seat 0, for one person to play
+    against), or a homemade game from a game file or the built-in library (alone)."""
 
     template: Annotated[str, msgspec.Meta(max_length=40)] | None = None
     seats: Annotated[int, msgspec.Meta(ge=1, le=63)] | None = None
     game: Annotated[str, msgspec.Meta(max_length=40)] | None = None
     options: dict[str, Any] | None = None
+    computers: Level | None = None
     game_file: dict[str, Any] | None = None
     library: Annotated[str, msgspec.Meta(max_length=40)] | None = None
 

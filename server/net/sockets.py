@@ -430,7 +430,7 @@ class SocketHandlers:
         elif msg.action == "game":
             target = {"game": msg.game, "options": msg.options}
         elif msg.action == "bot":
-            target = {"seat": msg.seat}
+            target = {"seat": msg.seat, "level": msg.level}
         elif msg.action == "edit":
             target = {"who": msg.who}
         else:

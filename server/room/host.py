@@ -1,12 +1,13 @@
 """What the host may do: lock the room, remove a player, turn a game's rules on or off, seat
-computer players, start a game before every seat is taken, say who may edit the table. Pure
-changes to a table."""
+computer players (at a level), start a game before every seat is taken, play a finished game
+again with the same seats, say who may edit the table. Pure changes to a table."""
 
 from __future__ import annotations
 
 import random
 from typing import Literal, get_args
 
+from plugins.game import DEFAULT_LEVEL, LEVELS
 from plugins.registry import GAMES
 from server.errors import BAD_REQUEST, FORBIDDEN, CardtableError
 from server.game import rules as games
@@ -16,16 +17,21 @@ from server.table.objects import Board, Table
 
 # The host's actions: the one list (the ``host`` event's schema, the service's check and the
 # generated TypeScript all read it).
-HostAction = Literal["lock", "unlock", "remove", "game", "bot", "start", "edit", "public"]
+HostAction = Literal["lock", "unlock", "remove", "game", "bot", "start", "again", "edit", "public"]
 ACTIONS: tuple[str, ...] = get_args(HostAction)
+# A computer's level, as the ``host`` event and ``POST /api/rooms`` take it: plugins.game.LEVELS.
+Level = Literal["easy", "normal", "hard"]
+if get_args(Level) != LEVELS:  # pragma: no cover - caught at import, by every test
+    raise AssertionError("host.Level must be plugins.game.LEVELS")
 # The ``host`` event's fields each action takes besides ``action`` (any other is refused).
 TAKES: dict[str, frozenset[str]] = {
     "lock": frozenset(),
     "unlock": frozenset(),
     "remove": frozenset({"player"}),
     "game": frozenset({"game", "options"}),
-    "bot": frozenset({"seat"}),
+    "bot": frozenset({"seat", "level"}),
     "start": frozenset(),
+    "again": frozenset(),
     "edit": frozenset({"who"}),
     "public": frozenset({"public"}),
 }
@@ -60,6 +66,14 @@ def set_editors(table: Table, who: object, by: str) -> Change:
     return change
 
 
+def seat_computer(table: Table, seat: object, level: object, rng: random.Random, by: str) -> Change:
+    """A computer at ``seat`` playing at ``level`` (``bad_request`` for a level not in LEVELS)."""
+    if level not in LEVELS:
+        raise CardtableError(BAD_REQUEST, f"A computer's level is one of {', '.join(LEVELS)}.")
+    token = hash_token(f"{rng.getrandbits(128):032x}")
+    return add_computer(table, new_id("p", rng), seat, token, by, str(level))
+
+
 def host_action(
     table: Table, player_id: str, action: str, target: object, rng: random.Random, now: float
 ) -> Change:
@@ -72,8 +86,8 @@ def host_action(
                 BAD_REQUEST, "Computer players need a game's rules: start a game first."
             )
         seat = target.get("seat") if isinstance(target, dict) else None
-        token = hash_token(f"{rng.getrandbits(128):032x}")
-        return add_computer(table, new_id("p", rng), seat, token, me.name)
+        level = target.get("level") if isinstance(target, dict) else None
+        return seat_computer(table, seat, DEFAULT_LEVEL if level is None else level, rng, me.name)
     if action == "game":
         name = target.get("game") if isinstance(target, dict) else None
         options = target.get("options") if isinstance(target, dict) else None
@@ -90,6 +104,11 @@ def host_action(
         started = games.maybe_start(table, rng, now, force=True)
         assert started is not None
         return started
+    if action == "again":
+        change = games.play_again(table, rng, now)
+        assert table.game is not None
+        change.log = f"{me.name} started a new game of {GAMES[table.game.name].info.title}"
+        return change
     if action == "edit":
         return set_editors(
             table, target.get("who") if isinstance(target, dict) else target, me.name

@@ -199,7 +199,11 @@ def come_back(
     )
 
 
-def add_computer(table: Table, player_id: str, seat: object, token_hash: str, by: str) -> Change:
+def add_computer(
+    table: Table, player_id: str, seat: object, token_hash: str, by: str, level: str = "normal"
+) -> Change:
+    """A computer player at ``seat``, playing at ``level`` (one of ``plugins.game.LEVELS``,
+    checked by the caller)."""
     chosen = check_seat(table, seat)
     bot = Player(
         id=player_id,
@@ -207,10 +211,12 @@ def add_computer(table: Table, player_id: str, seat: object, token_hash: str, by
         seat=chosen,
         token_hash=token_hash,
         bot=True,
+        level=level,
         seat_since=table.version + 1,
     )
     table.players[bot.id] = bot
-    return Change(players_changed=True, log=f"{by} seated {bot.name}")
+    shown = "" if level == "normal" else f" ({level})"
+    return Change(players_changed=True, log=f"{by} seated {bot.name}{shown}")
 
 
 def take_seat(table: Table, player_id: str, seat: object) -> Change:

@@ -21,7 +21,7 @@ from typing import Any
 from server.errors import FORBIDDEN, CardtableError
 from server.game import rules as games
 from server.game import session as game_session
-from server.room.host import host_action, may_edit
+from server.room.host import host_action, may_edit, seat_computer
 from server.room.players import add_player, come_back, player_of, rename, take_seat
 from server.room.presence import settle
 from server.table.apply import Actor, Change, Limits, stamp, table_change
@@ -102,8 +102,12 @@ class GameCommand:
 
 @dataclass(frozen=True)
 class SetUpGame:
+    """A room set up for a game; ``computers``: a level, to seat a computer at it in every
+    seat but seat 0 (a room made to play against computers)."""
+
     name: str
     options: Any = None
+    computers: str | None = None
 
 
 @dataclass(frozen=True)
@@ -187,7 +191,14 @@ def _change(table: Table, intent: Intent, env: Env) -> Change | None:
     if isinstance(intent, Host):
         return host_action(table, intent.player_id, intent.action, intent.target, env.rng, env.now)
     if isinstance(intent, SetUpGame):
-        return games.set_up(table, intent.name, intent.options)
+        change = games.set_up(table, intent.name, intent.options)
+        if intent.computers is not None:
+            said = change.log
+            for seat in range(1, table.seats):
+                change = merge(change, seat_computer(table, seat, intent.computers, env.rng, ""))
+            n = table.seats - 1
+            change.log = f"{said}; {n} {intent.computers} computer{'s' * (n != 1)} seated"
+        return change
     if isinstance(intent, Edit):
         before = set(table.objects)
         held = {

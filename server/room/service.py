@@ -226,7 +226,11 @@ class RoomService:
         seats: int = 4,
         game: object = None,
         options: object = None,
+        computers: str | None = None,
     ) -> Table:
+        """A new room. With ``game``, a room for that game (its options checked); with
+        ``computers`` too, a computer at that level in every seat but seat 0, so the game
+        starts once one person sits there."""
         if not isinstance(seats, int) or not 1 <= seats <= self.limits.max_seats:
             raise CardtableError(BAD_REQUEST, f"A room has 1 to {self.limits.max_seats} seats.")
         if game is not None:
@@ -240,7 +244,7 @@ class RoomService:
             code = codes.new_code()
             table = new_table(code, template, seats, self.clock(), self.rng)
             if game is not None:
-                reduce(table, SetUpGame(str(game), options), self._env())
+                reduce(table, SetUpGame(str(game), options, computers), self._env())
             with unreachable_is_unavailable():
                 if await self.store.create(code, encode_table(table), table.version):
                     return table

@@ -138,6 +138,8 @@ class Player(msgspec.Struct, kw_only=True):
     status: str = "online"  # "online" | "reconnecting" (disconnected, seat held for the grace)
     away_since: float = 0.0
     bot: bool = False  # a computer player run by the server (rule rooms only)
+    # A computer's level (plugins.game.LEVELS); rooms stored before levels read "normal".
+    level: str = "normal"
     identity: str | None = None  # the browser identity that joined (``hello``), if any
 
 

@@ -126,6 +126,8 @@ def players_view(table: Table) -> list[dict[str, Any]]:
             "status": p.status,
             "bot": p.bot,
         }
+        if p.bot:
+            view["level"] = p.level  # a computer's level: easy, normal or hard
         if p.identity is not None:
             view["identity"] = p.identity  # public: what block/mute/favourite are keyed by
         out.append(view)

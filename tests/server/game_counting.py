@@ -2,8 +2,9 @@
 
 :func:`counted` registers a copy of a real game under another name (``counted_spades``...), whose
 engine and binding pass every call through to the real ones and count them; the bot gets the
-real engine, so only the server's own calls are counted, and the bot's runs (``bot``; and
-``bot.again`` when a player is asked about a state it was asked about before). Nothing of the
+real engine, so only the server's own calls are counted, and the bot's runs (``bot``; by the
+level the server asked for, ``bot.easy``, ``bot.normal``, ``bot.hard``; and ``bot.again`` when a
+player is asked about a state it was asked about before). Nothing of the
 real modules is patched. :func:`play` drives a room through the reducer the way the room
 service does: each commit's per-view deltas are built (every seat's and the spectators' game
 view), a person in seat 0 makes a legal move whenever the game offers one, and computers play
@@ -21,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from plugins.game import Game
+from plugins.game import DEFAULT_LEVEL, LEVELS, Game
 from plugins.registry import GAMES, registered
 from server.room.players import hash_token
 from server.room.reducer import Auto, Env, GameCommand, Host, Join, SetUpGame, reduce
@@ -75,7 +76,21 @@ def counted(name: str) -> Iterator[tuple[str, Counter[str]]]:
         asked.add(key)
         return real.bot(real.engine, state, player, rng)
 
-    game = Game(engine=engine, binding=binding, bot=bot)  # type: ignore[arg-type]
+    def at(level: str) -> Any:
+        """The bot of ``level``: the same bot, its runs counted by level too (``bot.hard``)."""
+
+        def leveled(_engine: Any, state: Any, player: int, rng: random.Random) -> Any:
+            counts[f"bot.{level}"] += 1
+            return bot(_engine, state, player, rng)
+
+        return leveled
+
+    game = Game(
+        engine=engine,  # type: ignore[arg-type]
+        binding=binding,  # type: ignore[arg-type]
+        bot=at(DEFAULT_LEVEL),
+        bots={level: at(level) for level in LEVELS},
+    )
     with registered(game):
         yield info.name, counts
 

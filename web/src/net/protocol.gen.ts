@@ -33,12 +33,18 @@ export const CREATE_KINDS = ["button", "card", "chips", "counter", "deck", "die"
 export type CreateKind = (typeof CREATE_KINDS)[number];
 
 /** The host's actions. */
-export const HOST_ACTIONS = ["bot", "edit", "game", "lock", "public", "remove", "start", "unlock"] as const;
+export const HOST_ACTIONS = ["again", "bot", "edit", "game", "lock", "public", "remove", "start", "unlock"] as const;
 export type HostAction = (typeof HOST_ACTIONS)[number];
 
 /** A button step's `do`. */
 export const STEP_NAMES = ["gather", "shuffle", "deal", "flip", "counter", "chips"] as const;
 export type StepName = (typeof STEP_NAMES)[number];
+
+/** A rule engine's action: an object with a `type` (Spades: `bid`, `play`, ...). */
+export interface GameAction {
+  type: string;
+  [k: string]: unknown;
+}
 
 export interface CardObj {
   t: "card";
@@ -49,10 +55,10 @@ export interface CardObj {
   locked: boolean;
   v: number;
   id: string;
+  face?: string;
   back: string;
   up: boolean;
   parent: string | null;
-  face?: string;
 }
 
 /** An ordered pile of cards, bottom first. A holder (zone) stays when empty and has a label. */
@@ -66,12 +72,12 @@ export interface StackObj {
   v: number;
   id: string;
   cards: string[];
+  layout: "pile" | "row";
   holder: boolean;
   label: string;
   w: number;
   h: number;
   owner: number | null;
-  layout: "pile" | "row";
 }
 
 /** A seat's private hand. Only that seat sees its cards (ids, order, faces); everyone else sees how many it holds. A card that leaves a hand for anywhere else gets a new id. */
@@ -471,12 +477,13 @@ export interface GameMsg {
 }
 
 export interface HostMsg {
-  action: "bot" | "edit" | "game" | "lock" | "public" | "remove" | "start" | "unlock";
+  action: "again" | "bot" | "edit" | "game" | "lock" | "public" | "remove" | "start" | "unlock";
   who?: "all" | "host";
   player?: string;
   game?: string;
   options?: Record<string, unknown>;
   seat?: number;
+  level?: "easy" | "hard" | "normal";
   public?: boolean;
   opid?: string;
   ref?: number | string;
@@ -569,13 +576,317 @@ export interface ClientEvents {
   chat: ChatMsg;
 }
 
+/** `joined`: you are in the room as `player`; keep `token` to come back. `was_seat`: your old seat, taken while you were away (you watch). */
+export interface Joined {
+  code: string;
+  player: string;
+  token: string;
+  seat: number | null;
+  name: string;
+  ref: number | string | null;
+  was_seat: number | null;
+}
+
+/** `snapshot`: the whole room as your seat may see it, at version `v`. */
+export interface Snapshot {
+  code: string;
+  v: number;
+  seats: number;
+  template: string;
+  players: Player[];
+  former: Former[];
+  locked: boolean;
+  public: boolean;
+  objects: Obj[];
+  game: GameView | null;
+  log: string[];
+  log_at: number[];
+  features: string[];
+}
+
+/** `delta`: version `v` committed; `players` comes with `former`, `locked` and `public`; `game` (null: the rules were turned off) or `game_patch` when the game view changed. */
+export interface Delta {
+  v: number;
+  set: Obj[];
+  del: string[];
+  by: string;
+  log?: string;
+  players?: Player[];
+  former?: Former[];
+  locked?: boolean;
+  public?: boolean;
+  game?: GameView | null;
+  game_patch?: GamePatch;
+}
+
+/** `drag`: another player is dragging these objects (the items as the client sent them). */
+export interface Dragging {
+  by: string;
+  items: DragItem[];
+}
+
+/** `removed`: your player left the room (`away` too long, or removed by the `host`). */
+export interface Removed {
+  reason: "away" | "host";
+  message: string;
+}
+
+/** `ack`: your event was committed as version `v` (null after a `sync` or a social event). */
+export interface Ack {
+  ref: number | string | null;
+  v: number | null;
+}
+
 /** Every refused request: the `error` event's body (docs/protocol.md, error codes); `retryable` and `rule` only when they say something. */
 export interface ErrorBody {
   code: string;
   message: string;
   ref: number | string | null;
   retryable?: boolean;
-  rule?: Record<string, unknown>;
+  rule?: string;
+}
+
+/** `hello_ok`: your identity (keep `secret`) and display name. */
+export interface HelloOk {
+  id: string;
+  secret: string;
+  name: string;
+  ref: number | string | null;
+}
+
+/** `relations`: the identities you block, mute and favour. */
+export interface Relations {
+  block: string[];
+  mute: string[];
+  favourite: string[];
+}
+
+/** `lobby`: a page of online players, and (page 0) the public tables. */
+export interface LobbyPage {
+  players: LobbyPlayer[];
+  tables: LobbyTable[];
+  total: number;
+  page: number;
+  ref: number | string | null;
+}
+
+export interface ChallengeSent {
+  id: string;
+  ref: number | string | null;
+}
+
+/** `challenged`: someone challenges you to `game` with `options`. */
+export interface Challenged {
+  id: string;
+  from: Someone;
+  game: string;
+  options: Record<string, unknown>;
+}
+
+/** `challenge_accepted`: join room `code` in `seat`. */
+export interface ChallengeAccepted {
+  id: string;
+  code: string;
+  game: string;
+  seat: number;
+}
+
+export interface ChallengeDeclined {
+  id: string;
+}
+
+export interface ChallengeCancelled {
+  id: string;
+  from: Someone;
+}
+
+export interface ChallengeExpired {
+  id: string;
+  from: Someone;
+  to: string;
+}
+
+/** `chat`: a line said in room `code`. */
+export interface Chat {
+  from: ChatSender;
+  text: string;
+  at: number;
+  code: string;
+}
+
+/** `chat_history`: the room's last lines, after `joined`. */
+export interface ChatHistory {
+  code: string;
+  lines: ChatLine[];
+}
+
+/** Someone in the room (docs/protocol.md, `Player`). */
+export interface Player {
+  id: string;
+  name: string;
+  seat: number | null;
+  host: boolean;
+  status: "online" | "reconnecting";
+  bot: boolean;
+  level?: "easy" | "hard" | "normal";
+  identity?: string;
+}
+
+/** Someone who left the room and may come back, with the seat they had. */
+export interface Former {
+  id: string;
+  name: string;
+  seat: number | null;
+}
+
+/** The rule game's part of a snapshot or delta, the same shape for every game: who plays where, whose move, your controls, the scores, the reveal (docs/protocol.md, "Game"). */
+export interface GameView {
+  name: string;
+  title: string;
+  options: Record<string, unknown>;
+  fill: boolean;
+  min_players: number;
+  max_players: number;
+  widgets: string[];
+  waiting: boolean;
+  players: GamePlayer[];
+  me: number | null;
+  phase: string | null;
+  status: string;
+  to_act: number[];
+  timer: Timer | null;
+  controls: Control[];
+  hint: string | null;
+  scoreboard: Scoreboard | null;
+  reveal: RevealLine[] | null;
+  outcome: Outcome | null;
+  slots: number[][];
+  view: Record<string, unknown> | null;
+  legal: GameAction[];
+}
+
+/** What changed in the game view since the one this seat held at version `v - 1`: apply `del` then `set`, and the same inside `view`. */
+export interface GamePatch {
+  set?: Record<string, unknown>;
+  del?: string[];
+  view?: PatchLevel;
+}
+
+export interface LobbyPlayer {
+  id: string;
+  name: string;
+  favourite: boolean;
+}
+
+/** A public room: `game` null for a free table. */
+export interface LobbyTable {
+  code: string;
+  game: string | null;
+  title: string;
+  seats_free: number;
+}
+
+/** An identity and its display name. */
+export interface Someone {
+  id: string;
+  name: string;
+}
+
+export interface ChatSender {
+  player: string;
+  name: string;
+  identity?: string;
+}
+
+/** A chat line as kept and sent: plain text, never markup; `at` in epoch seconds. */
+export interface ChatLine {
+  from: ChatSender;
+  text: string;
+  at: number;
+}
+
+/** An engine player (turn order) and the table seat that plays it. */
+export interface GamePlayer {
+  player: number;
+  seat: number;
+  name: string;
+  team: number;
+  bot: boolean;
+  level?: "easy" | "hard" | "normal";
+}
+
+/** A visible countdown: `ends` in epoch seconds. */
+export interface Timer {
+  ends: number;
+  seconds: number;
+}
+
+/** One of your legal actions and how a person makes it: `button` (a button with `label`), `drag` (`cards`, or the top card, from `source` to `dest`) or `prompt`; `group` gathers controls a widget shows together; `pick` > 0: first select that many hand cards (they go in the action as `cards`). */
+export interface Control {
+  action: GameAction;
+  label: string;
+  kind: "button" | "drag" | "prompt";
+  source?: string;
+  dest?: string;
+  cards?: string[];
+  group?: string;
+  pick?: number;
+}
+
+/** The score sheet; `scored`: how many leading columns are scores (the rest, Spades' bags, appear in the sheet only). */
+export interface Scoreboard {
+  columns: string[];
+  rows: ScoreRow[];
+  totals: number[];
+  note: string;
+  scored: number;
+}
+
+/** One player's cards shown after a hand: melds, the rest, points, a line of words. */
+export interface RevealLine {
+  player: number;
+  melds: string[][];
+  cards: string[];
+  points: number;
+  note: string;
+}
+
+export interface Outcome {
+  winners: number[];
+  scores: number[];
+}
+
+/** Keys to replace (or add) and keys to remove, at one level of the game view. */
+export interface PatchLevel {
+  set?: Record<string, unknown>;
+  del?: string[];
+}
+
+export interface ScoreRow {
+  label: string;
+  cells: (number | string)[];
+}
+
+/** The events the server sends and their payloads (docs/protocol.md). */
+export interface ServerEvents {
+  joined: Joined;
+  snapshot: Snapshot;
+  delta: Delta;
+  drag: Dragging;
+  removed: Removed;
+  ack: Ack;
+  error: ErrorBody;
+  hello_ok: HelloOk;
+  relations: Relations;
+  lobby: LobbyPage;
+  challenge_sent: ChallengeSent;
+  challenged: Challenged;
+  challenge_accepted: ChallengeAccepted;
+  challenge_declined: ChallengeDeclined;
+  challenge_cancelled: ChallengeCancelled;
+  challenge_expired: ChallengeExpired;
+  chat: Chat;
+  chat_history: ChatHistory;
 }
 
 /** `POST /api/rooms` (201): the new room and where to find it. */
@@ -639,12 +950,13 @@ export interface Ready {
   feed: "down" | "ok";
 }
 
-/** `POST /api/rooms`: a free-play room (template, seats), a game room (game, options), or a homemade game from a game file or the built-in library (alone). */
+/** `POST /api/rooms`: a free-play room (template, seats), a game room (game, options; `computers`: a computer at that level in every seat but seat 0, for one person to play against), or a homemade game from a game file or the built-in library (alone). */
 export interface CreateRoom {
   template?: string;
   seats?: number;
   game?: string;
   options?: Record<string, unknown>;
+  computers?: "easy" | "hard" | "normal";
   game_file?: Record<string, unknown>;
   library?: string;
 }
