@@ -8,6 +8,8 @@ the table out with player ``p`` at ``slots(n)[p]`` and mark what belongs to ``p`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 Slot = tuple[float, float, float, float]
 
 BOTTOM: Slot = (800.0, 880.0, 0.0, -1.0)
@@ -31,3 +33,86 @@ def at(slot: Slot, forward: float, side: float) -> tuple[float, float]:
     player's right."""
     x, y, fx, fy = slot
     return x + forward * fx - side * fy, y + forward * fy + side * fx
+
+
+# --- rows of melds --------------------------------------------------------------------------
+#
+# A meld is a fanned row zone exactly as wide as its cards: CARD_W plus a step per further card
+# (the page fans a row zone's cards over its width when that gives each at least FAN_MIN, see
+# web/src/table/board.ts stackBox). Melds are flowed along rows (segments), biggest step first;
+# when they do not all fit, every step shrinks (down to FAN_MIN) until they do.
+
+CARD_W = 100.0
+CARD_H = 140.0
+FAN = 32.0
+FAN_MIN = 12.0
+GAP = 8.0
+_STEPS = (32.0, 26.0, 21.0, 17.0, 14.0, 12.0)
+
+Segment = tuple[float, float, float]
+"""Where melds may go: ``(across, lo, hi)``: the row's centre line and its span along it."""
+
+
+def meld_width(cards: int, step: float) -> float:
+    """The width of a row zone of ``cards`` cards fanned ``step`` apart."""
+    return CARD_W + max(0, cards - 1) * step
+
+
+def flow(
+    sizes: Sequence[int],
+    segments: Sequence[Segment],
+    *,
+    max_w: float = float("inf"),
+    square: bool = False,
+) -> list[tuple[float, float, float]]:
+    """Melds of ``sizes`` cards laid along ``segments`` in order: each as ``(along, across,
+    width)``, its centre and width. ``max_w`` caps a meld's width (its step shrinks, never under
+    FAN_MIN). ``square``: each takes as much room along the row as it is wide or tall, whichever
+    is more, so that the layout still holds when the page turns a player's things to another
+    side of the table (boxes move by their centres and never turn). Melds that fit nowhere even
+    at FAN_MIN go on past the last segment's end."""
+    placed: list[tuple[float, float, float]] = []
+    for step in _STEPS:
+        placed = _fill(sizes, segments, step, max_w, square)
+        if len(placed) == len(sizes):
+            return placed
+    if not segments:
+        return placed
+    across, _, hi = segments[-1]
+    at = max((a + _room(w, square) / 2 for a, c, w in placed if c == across), default=hi)
+    for n in sizes[len(placed) :]:
+        w = _width(n, FAN_MIN, max_w)
+        placed.append((at + GAP + _room(w, square) / 2, across, w))
+        at += GAP + _room(w, square)
+    return placed
+
+
+def _width(cards: int, step: float, max_w: float) -> float:
+    if cards > 1 and meld_width(cards, step) > max_w:
+        step = max(FAN_MIN, (max_w - CARD_W) / (cards - 1))
+    return meld_width(cards, step)
+
+
+def _room(width: float, square: bool) -> float:
+    return max(width, CARD_H) if square else width
+
+
+def _fill(
+    sizes: Sequence[int], segments: Sequence[Segment], step: float, max_w: float, square: bool
+) -> list[tuple[float, float, float]]:
+    out: list[tuple[float, float, float]] = []
+    k = 0
+    if not segments:
+        return out
+    across, at, hi = segments[0]
+    for n in sizes:
+        w = _width(n, step, max_w)
+        room = _room(w, square)
+        while at + room > hi:
+            k += 1
+            if k == len(segments):
+                return out
+            across, at, hi = segments[k]
+        out.append((at + room / 2, across, w))
+        at += room + GAP
+    return out

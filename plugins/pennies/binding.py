@@ -29,11 +29,36 @@ from typing import Any
 
 from plugins.base import Control, Cosmetic, Drop, Marker, Projection, Rejection, ZoneSpec
 from plugins.cards import card_name, card_names, rank
-from plugins.layout import at, slots
+from plugins.layout import CARD_H, GAP, Segment, at, flow, slots
 from plugins.pennies.chart import sets_text
 from plugins.pennies.rules import ENGINE, Pennies, PenniesState, set_rank, still_needed
 
 NEW_MELD = "newmeld"
+# The middle: the contract over the stock, the discard pile, "New meld" and the spent pile.
+MIDDLE_Y = 462.0
+# Each player's melds, in their own frame (forward from their place, side to their right): two
+# rows, the one nearer the middle first; the row at the place leaves room for the hand drawn
+# there and the pennies beside it. Melds take square room (see plugins.layout.flow) no wider
+# than a row is deep, so the areas hold on every side of the table as each page turns it; the
+# areas end where the middle begins (forward ROW_FAR + MELD_MAX / 2 = 266, the middle's edge at
+# 386 / 614 on the top / bottom, x 400 / 1200 at the sides).
+MELD_MAX = 190.0
+ROW_NEAR = -23.0
+ROW_FAR = 171.0
+HAND_HALF = 94.0  # half the width kept free at the place for the hand's fan
+CHIPS = 96.0
+CHIPS_SIDE = HAND_HALF + CHIPS / 2
+
+
+def meld_rows(players: int) -> list[Segment]:
+    """Where a player's melds go: ``(forward, from side, to side)`` rows, in filling order.
+    Without players at the sides the rows reach further along the edge."""
+    half = 680.0 if players == 2 else 390.0
+    return [
+        (ROW_FAR, -half, half),
+        (ROW_NEAR, -half, -HAND_HALF),
+        (ROW_NEAR, CHIPS_SIDE + CHIPS / 2 + GAP, half),
+    ]
 
 
 def meld_zone(player: int, index: int) -> str:
@@ -84,50 +109,65 @@ class PenniesBinding:
             ZoneSpec(
                 "stock",
                 "Stock",
-                560.0,
-                330.0,
+                503.0,
+                MIDDLE_Y,
                 tuple(reversed(state.stock)),
                 shuffled=state.last_move is not None and state.last_move.reshuffled,
             ),
-            ZoneSpec("discard", "Discard", 720.0, 330.0, tuple(state.discard), up=True, drop=True),
-            ZoneSpec(NEW_MELD, "New meld", 880.0, 330.0, (), layout="row", w=230.0, drop=True),
+            ZoneSpec(
+                "discard", "Discard", 629.0, MIDDLE_Y, tuple(state.discard), up=True, drop=True
+            ),
+            ZoneSpec(NEW_MELD, "New meld", 755.0, MIDDLE_Y, (), layout="row", w=230.0, drop=True),
         ]
         markers = [
             Marker(
-                "spent", "chips", 1200.0, 330.0, label="Spent", value=state.spent, color="copper"
+                "spent",
+                "chips",
+                1001.0,
+                MIDDLE_Y + 27.0,
+                label="Spent",
+                value=state.spent,
+                color="copper",
             ),
             Marker(
                 "contract",
                 "label",
-                560.0,
-                250.0,
+                700.0,
+                MIDDLE_Y - 74.0,
                 text=self.engine.view(state, None)["requirement"]["text"],
             ),
         ]
         for p in range(n):
-            for i, meld in enumerate(state.melds[p]):
-                x, y = at(places[p], 230.0, -420.0 + 215.0 * i)
+            spots = flow(
+                [len(m.cards) for m in state.melds[p]],
+                meld_rows(n),
+                max_w=MELD_MAX,
+                square=True,
+            )
+            for i, (meld, (side, forward, w)) in enumerate(zip(state.melds[p], spots, strict=True)):
+                x, y = at(places[p], forward, side)
                 zones.append(
                     ZoneSpec(
                         meld_zone(p, i),
                         "",
-                        x - 100,
-                        y - 75,
+                        x - w / 2,
+                        y - CARD_H / 2,
                         tuple(meld.cards),
                         up=True,
                         layout="row",
-                        w=200.0,
+                        w=w,
+                        h=CARD_H,
                         owner=p,
                         drop=True,
                     )
                 )
-            px, py = at(places[p], 40.0, 360.0)
+            px, py = at(places[p], ROW_NEAR, CHIPS_SIDE)
             markers.append(
                 Marker(
                     f"pennies{p}",
                     "chips",
-                    px,
-                    py,
+                    px - CHIPS / 2,
+                    py - CHIPS / 2,
                     label="Pennies",
                     value=state.pennies[p],
                     color="copper",

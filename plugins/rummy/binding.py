@@ -13,11 +13,13 @@ from typing import Any
 
 from plugins.base import Control, Cosmetic, Drop, Projection, Rejection, ZoneSpec
 from plugins.cards import card_name, card_names
-from plugins.layout import slots
+from plugins.layout import CARD_H, Segment, flow, slots
 from plugins.rummy.rules import ENGINE, Rummy, RummyState
 
 NEW_MELD = "newmeld"
-MELD_COLUMNS = 4
+# The melds, under the stock row: four rows between the hands drawn at the sides (x 172 and
+# 1428 at most), each meld as wide as its cards; when they fill up, every fan closes up.
+MELD_ROWS: list[Segment] = [(465.0 + 148.0 * k, 240.0, 1360.0) for k in range(4)]
 
 
 def meld_zone(i: int) -> str:
@@ -35,18 +37,19 @@ class RummyBinding:
             ZoneSpec("discard", "Discard", 680.0, 230.0, tuple(state.discard), up=True, drop=True),
             ZoneSpec(NEW_MELD, "New meld", 860.0, 230.0, (), layout="row", w=230.0, drop=True),
         ]
-        for i, meld in enumerate(state.melds):
-            row, col = divmod(i, MELD_COLUMNS)
+        spots = flow([len(m) for m in state.melds], MELD_ROWS)
+        for i, (meld, (x, y, w)) in enumerate(zip(state.melds, spots, strict=True)):
             zones.append(
                 ZoneSpec(
                     meld_zone(i),
                     "",
-                    300.0 + 255.0 * col,
-                    420.0 + 160.0 * row,
+                    x - w / 2,
+                    y - CARD_H / 2,
                     tuple(meld),
                     up=True,
                     layout="row",
-                    w=240.0,
+                    w=w,
+                    h=CARD_H,
                     drop=True,
                 )
             )
