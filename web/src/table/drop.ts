@@ -52,6 +52,9 @@ export function findTarget(s: State, g: Geom, items: DragItem[]): string | null 
   const src = s.view.get(primary.id);
   const srcParent = isCard(src) ? src.parent : null;
   let best: { id: string; z: number } | null = null;
+  // An empty game zone (locked: "New meld") is the target only when nothing else is under the
+  // card: a drop on a meld lying on or next to it is a lay-off, whatever lies on top.
+  let empty: { id: string; z: number } | null = null;
   for (const o of s.view.values()) {
     if (dragged.has(o.id)) continue;
     let box: Rect | null = null;
@@ -65,9 +68,12 @@ export function findTarget(s: State, g: Geom, items: DragItem[]): string | null 
       pad = -10;
     }
     if (!box || !inRect(box, c.x, c.y, pad)) continue;
-    if (!best || o.z > best.z) best = { id: o.id, z: o.z };
+    if (o.t === "stack" && o.locked && !o.cards.length) {
+      if (!empty || o.z > empty.z) empty = { id: o.id, z: o.z };
+    } else if (!best || o.z > best.z) best = { id: o.id, z: o.z };
   }
-  return best ? best.id : null;
+  const hit = best ?? empty;
+  return hit ? hit.id : null;
 }
 
 function chipsTarget(s: State, g: Geom, items: DragItem[]): string | null {
