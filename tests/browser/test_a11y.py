@@ -116,7 +116,7 @@ async def test_axe_on_home_free_play_and_every_game(pages, server):
     await enter_room(home)
     await home.locator("[data-testid=card]").first.wait_for()
     # A card on the table face up and one in the hand, so that both are checked too.
-    await home.evaluate("() => window.__cardtable.room.take('deck', 2)")
+    await home.evaluate("() => window.__cardtable.room.cmd.take('deck', 2)")
     await wait_js(home, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').n === 2")
     # A room log long enough to scroll: a scrollable region must be reachable by keyboard.
     await home.evaluate("""() => { const room = window.__cardtable.room;
@@ -149,7 +149,7 @@ async def test_axe_on_home_free_play_and_every_game(pages, server):
 
 async def test_every_object_takes_focus_and_no_label_names_a_hidden_face(pages):
     a, b, code = await create_and_join(pages)
-    await a.evaluate("() => window.__cardtable.room.take('deck', 3)")
+    await a.evaluate("() => window.__cardtable.room.cmd.take('deck', 3)")
     await wait_js(a, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').n === 3")
     await wait_js(b, "s.server.find(o => o.id === 'hand0').n === 3")
     for page, seat in ((a, 0), (b, 1)):
@@ -360,7 +360,7 @@ async def test_focus_ring_screenshots_desktop_and_phone(pages):
         page = await pages.open("/?name=Ana", viewport=size, **extra)
         await page.click("[data-testid=create-room]")
         await enter_room(page)
-        await page.evaluate("() => window.__cardtable.room.take('deck', 4)")
+        await page.evaluate("() => window.__cardtable.room.cmd.take('deck', 4)")
         await wait_js(page, "!s.pending.length && s.server.find(o => o.id === 'hand0').n === 4")
         await tab_to(page, "a.id === 'deck'")
         await settled(page)

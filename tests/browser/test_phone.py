@@ -420,9 +420,9 @@ async def test_phone_widget_buttons_take_a_finger(pages):
     # A counter and chips in the middle of the view.
     await page.evaluate("""() => { const room = window.__cardtable.room; const g = room.r.geom;
         const cx = (g.w / 2 - g.ox) / g.s, cy = (g.hand.y / 2 - g.oy) / g.s;
-        room.create({op: 'create', kind: 'counter', x: Math.round(cx - 75), y: Math.round(cy - 160),
+        room.cmd.create({op: 'create', kind: 'counter', x: Math.round(cx - 75), y: Math.round(cy - 160),
                      value: 5, label: 'Score'});
-        room.create({op: 'create', kind: 'chips', x: Math.round(cx - 48), y: Math.round(cy + 60),
+        room.cmd.create({op: 'create', kind: 'chips', x: Math.round(cx - 48), y: Math.round(cy + 60),
                      count: 4, color: '#d33'}); }""")
     await wait_js(
         page, "s.server.some(o => o.t === 'counter') && s.server.some(o => o.t === 'chips')"
@@ -451,7 +451,7 @@ async def test_phone_widget_buttons_take_a_finger(pages):
 async def test_phone_swipe_scrolls_the_hand_and_an_upward_move_plays_a_card(pages):
     page, finger = await phone_room(pages)
     # 30 cards: the hand runs some 300 px past the screen.
-    await page.evaluate("() => window.__cardtable.room.take('deck', 30)")
+    await page.evaluate("() => window.__cardtable.room.cmd.take('deck', 30)")
     await wait_js(page, "s.server.find(o => o.id === 'hand0').cards.length === 30")
     await page.wait_for_selector("[data-testid=card][data-where=hand][data-face] >> nth=29")
     await settled(page)

@@ -44,7 +44,7 @@ async def test_operations_refused_as_retryable_are_sent_again_until_they_land(
         await page.evaluate(
             """(n) => { const room = window.__cardtable.room;
             for (let i = 0; i < n; i++)
-              room.create({op: 'create', kind: 'counter', x: 100 + 90 * i, y: 300, value: i,
+              room.cmd.create({op: 'create', kind: 'counter', x: 100 + 90 * i, y: 300, value: i,
                            label: 'C' + i}); }""",
             BURST,
         )

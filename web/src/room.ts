@@ -1,15 +1,15 @@
 // A room page: wires the state, the connection, rendering, input and the panels together.
 
 import { Conn, type Fatal } from "./net/api";
-import { CARD_CODES, JOKERS } from "./net/protocol.gen";
 import { RoomChat } from "./social/chat";
-import { handCount, isCard, isHand, isStack, spotNear, stackBox } from "./table/board";
+import { handCount, isHand } from "./table/board";
 import { h, setText } from "./core/dom";
 import { bindDrag, type DragHost } from "./table/drag";
 import { EditMode } from "./edit/editmode";
 import { announce } from "./core/announce";
 import { bindKeys, openMenu } from "./table/events";
 import { Keyboard } from "./table/keyboard";
+import { TableCommands } from "./table/commands";
 import { GameUI } from "./game/game";
 import { Homemade } from "./edit/homemade";
 import { FIT, portraitTable, type ViewPort, zoomAt } from "./table/geom";
@@ -35,6 +35,7 @@ export class Room implements DragHost {
   readonly edit: EditMode;
   readonly homemade: Homemade;
   readonly keys: Keyboard;
+  readonly cmd: TableCommands;
   readonly root: HTMLElement;
   private addBtn: HTMLElement | null = null;
   private undoBtn: HTMLElement | null = null;
@@ -75,9 +76,9 @@ export class Room implements DragHost {
     document.title = `${prettyCode(code)} · cardtable`;
 
     this.r = new Renderer(stage, {
-      counter: (id, d) => this.counter(id, d),
-      chips: (id, n) => this.chips(id, n),
-      roll: (id) => this.roll(id),
+      counter: (id, d) => this.cmd.counter(id, d),
+      chips: (id, n) => this.cmd.chips(id, n),
+      roll: (id) => this.cmd.roll(id),
     });
     this.conn = new Conn(
       this.s,
@@ -126,6 +127,15 @@ export class Room implements DragHost {
     // The side panel is a drawer on a narrow screen: a touch on the table closes it.
     stage.addEventListener("pointerdown", () => this.root.classList.remove("panel-open"), true);
     this.keys = new Keyboard(this);
+    this.cmd = new TableCommands({
+      s: this.s,
+      send: (op) => this.send(op),
+      settle: (op) => this.conn.whenSettled(this.conn.op(op)),
+      ov: (id) => this.ov(id),
+      focusedId: () => this.keys.focusedId(),
+      el: (id) => this.r.el(id),
+      confirmDelete: (id) => this.edit.confirmDelete(id),
+    });
     const resized = () => {
       if (this.r.measure()) {
         this.r.instant();
@@ -164,7 +174,7 @@ export class Room implements DragHost {
       h("span", { class: "wide" }, "Undo"),
       h("span", { class: "narrow", "aria-hidden": "true" }, "↶"),
     );
-    undo.addEventListener("click", () => this.undo());
+    undo.addEventListener("click", () => this.cmd.undo());
     this.undoBtn = undo;
     const help = h("button", { type: "button", "data-testid": "help", title: "Keyboard shortcuts (?)" }, "?");
     help.addEventListener("click", () => this.help());
@@ -362,6 +372,9 @@ export class Room implements DragHost {
   /** Host: start a waiting game with the players seated now. */
   startGame = (): void => this.conn.request("host", { action: "start" });
 
+  /** Host: the finished game again, with the same seats. */
+  playAgain = (): void => this.conn.request("host", { action: "again" });
+
   setView = (vp: ViewPort): void => {
     this.r.setView(vp);
     this.r.instant();
@@ -375,214 +388,6 @@ export class Room implements DragHost {
   }
   openMenu = (id: string | null, x: number, y: number): void => openMenu(this, id, x, y);
   closeMenus = (): void => closeMenu();
-
-  private withOv<T extends Op>(op: T, id: string): T {
-    const ov = this.ov(id);
-    return ov === undefined ? op : ({ ...op, ov } as T);
-  }
-
-  /** What the keyboard acts on: the focused object (with the selection it is part of), else the
-   *  selection, else the object under the pointer. */
-  targets(): string[] {
-    const f = this.keys.focusedId();
-    if (f && !(this.s.selected.has(f) && this.s.selected.size > 1)) return [f];
-    if (this.s.selected.size) return [...this.s.selected].filter((id) => this.s.view.has(id));
-    return this.s.hover && this.s.view.has(this.s.hover) ? [this.s.hover] : [];
-  }
-
-  pileOf(id: string): string | null {
-    const o = this.s.view.get(id);
-    if (isStack(o)) return o.id;
-    if (isCard(o) && o.parent && isStack(this.s.view.get(o.parent))) return o.parent;
-    return null;
-  }
-
-  targetPile(): string | null {
-    for (const id of this.targets()) {
-      const p = this.pileOf(id);
-      if (p) return p;
-    }
-    return null;
-  }
-
-  /** F on a pile flips its top card; on a card, the card. */
-  flipTarget(id: string): string {
-    const o = this.s.view.get(id);
-    if (isStack(o) && o.cards.length) return o.cards[o.cards.length - 1];
-    return id;
-  }
-
-  flip(ids: string[]): void {
-    for (const id of ids) {
-      const o = this.s.view.get(id);
-      if (!o || (o.t !== "card" && o.t !== "stack")) continue;
-      if (isCard(o) && o.parent === `hand${this.s.me.seat}`) continue;
-      this.send(this.withOv({ op: "flip", id }, id));
-    }
-  }
-
-  rotate(ids: string[], by: number): void {
-    for (const id of ids) {
-      const o = this.s.view.get(id);
-      if (!o || o.t === "hand" || (isCard(o) && o.parent && !isStack(this.s.view.get(o.parent)))) continue;
-      const target = isCard(o) && o.parent ? o.parent : id;
-      const cur = this.s.view.get(target);
-      if (!cur) continue;
-      this.send(this.withOv({ op: "rotate", id: target, rot: (((cur.rot + by) % 360) + 360) % 360 }, target));
-    }
-  }
-
-  shuffle(id: string): void {
-    this.send(this.withOv({ op: "shuffle", id }, id));
-    this.r.el(id)?.classList.add("shuffling");
-    window.setTimeout(() => this.r.el(id)?.classList.remove("shuffling"), 500);
-  }
-
-  take(id: string, n: number): void {
-    this.send(this.withOv({ op: "take", id, n }, id));
-  }
-
-  async takeN(id: string): Promise<void> {
-    const got = await prompt("Draw how many cards?", { type: "number", value: "2", min: 1, max: 1000, ok: "Draw" });
-    const n = Number(got);
-    if (got !== null && Number.isInteger(n) && n > 0) this.take(id, n);
-  }
-
-  async dealPrompt(id: string): Promise<void> {
-    const seated = this.s.players.filter((p) => p.seat !== null).length;
-    const pile = this.s.view.get(id);
-    const count = isStack(pile) ? pile.cards.length : 0;
-    const got = await prompt("Deal how many cards to each player?", {
-      type: "number",
-      value: String(Math.min(5, Math.floor(count / Math.max(1, seated)) || 1)),
-      min: 1,
-      max: 1000,
-      ok: "Deal",
-      hint: `${seated} seated player${seated === 1 ? "" : "s"}; the pile has ${count} cards.`,
-    });
-    const n = Number(got);
-    if (got !== null && Number.isInteger(n) && n > 0) this.deal(id, n);
-  }
-
-  deal(id: string, n: number): void {
-    this.send(this.withOv({ op: "deal", id, n }, id));
-  }
-
-  split(id: string, n: number): void {
-    const o = this.s.view.get(id);
-    if (!isStack(o)) return;
-    const { x, y } = spotNear(this.s.view, stackBox(o));
-    this.send(this.withOv({ op: "split", id, n, x, y }, id));
-  }
-
-  async splitPrompt(id: string): Promise<void> {
-    const got = await prompt("Split off how many cards from the top?", { type: "number", value: "1", min: 1, max: 1000, ok: "Split" });
-    const n = Number(got);
-    if (got !== null && Number.isInteger(n) && n > 0) this.split(id, n);
-  }
-
-  toHand(id: string): void {
-    if (this.s.me.seat === null) return;
-    this.send(this.withOv({ op: "move", id, to: `hand${this.s.me.seat}` }, id));
-  }
-
-  play(id: string, up: boolean): void {
-    const x = 750 + Math.round((Math.random() - 0.5) * 80);
-    const y = 560 + Math.round((Math.random() - 0.5) * 40);
-    this.send(this.withOv({ op: "move", id, x, y, up }, id));
-  }
-
-  async gather(cards: string[]): Promise<void> {
-    const [first, ...rest] = cards;
-    const fo = this.s.view.get(first);
-    if (!isCard(fo)) return;
-    let pile = fo.parent && isStack(this.s.view.get(fo.parent)) ? fo.parent : null;
-    let others = rest;
-    if (!pile) {
-      const [second, ...more] = rest;
-      const p = this.conn.op(this.withOv({ op: "move", id: second, to: first }, second));
-      if (!(await this.conn.whenSettled(p))) return;
-      const now = this.s.server.get(first);
-      pile = isCard(now) ? now.parent : null;
-      others = more;
-      if (!pile) return;
-    }
-    for (const id of others) this.send({ op: "move", id, to: pile });
-    this.s.selected.clear();
-  }
-
-  roll(id: string): void {
-    this.send({ op: "roll", id });
-    const el = this.r.el(id);
-    el?.classList.remove("rolled");
-    void el?.offsetWidth;
-    el?.classList.add("rolled");
-  }
-
-  counter(id: string, delta: number): void {
-    this.send({ op: "counter", id, delta });
-  }
-
-  async counterSet(id: string, value: number): Promise<void> {
-    const got = await prompt("Set the counter to", { type: "number", value: String(value), ok: "Set" });
-    const n = Number(got);
-    if (got !== null && got.trim() !== "" && Number.isInteger(n)) this.send({ op: "counter", id, value: n });
-  }
-
-  chips(id: string, n: number): void {
-    this.send({ op: "chips_add", id, n });
-  }
-
-  lock(id: string, locked: boolean): void {
-    this.send({ op: "update", id, locked });
-  }
-
-  remove(id: string): void {
-    void this.edit.confirmDelete(id);
-  }
-
-  async relabel(id: string, current: string): Promise<void> {
-    const got = await prompt("Name", { value: current, maxLength: 200, ok: "Save" });
-    if (got !== null) this.send({ op: "update", id, label: got.trim() });
-  }
-
-  async editLabel(id: string, current: string): Promise<void> {
-    const got = await prompt("Label text", { value: current, maxLength: 200, ok: "Save" });
-    if (got !== null && got.trim()) this.send({ op: "update", id, text: got.trim() });
-  }
-
-  create(op: Extract<Op, { op: "create" }>): void {
-    this.send(op);
-  }
-
-  async addCustom({ x, y }: { x: number; y: number }): Promise<void> {
-    const got = await prompt("Card faces, separated by commas", {
-      value: "Yes, No, Maybe",
-      hint: "Each card shows its text. The pile is made face up.",
-      ok: "Add",
-    });
-    if (got === null) return;
-    const faces = got
-      .split(",")
-      .map((f) => f.trim().slice(0, 40))
-      .filter(Boolean)
-      .slice(0, 500);
-    if (faces.length === 1) this.send({ op: "create", kind: "card", x, y, faces, up: true });
-    else if (faces.length) this.send({ op: "create", kind: "deck", x, y, faces, up: true });
-  }
-
-  async addLabel({ x, y }: { x: number; y: number }): Promise<void> {
-    const got = await prompt("Label text", { value: "", maxLength: 200, ok: "Add" });
-    if (got && got.trim()) this.send({ op: "create", kind: "label", x, y, text: got.trim() });
-  }
-
-  standardFaces(jokers: boolean): string[] {
-    return [...CARD_CODES, ...(jokers ? JOKERS : [])];
-  }
-
-  undo(): void {
-    this.send({ op: "undo" });
-  }
 
   // --- players ---------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 // click can't move a zone or delete anything: the table is for playing.
 
 import { freeSpot, isStack } from "../table/board";
+import type { TableCommands } from "../table/commands";
 import { type DeckBuilderPorts, openDeckBuilder } from "./deckbuilder";
 import { h } from "../core/dom";
 import { downloadGameFile } from "./gamefiles";
@@ -20,12 +21,10 @@ export interface EditPorts extends DeckBuilderPorts {
   readonly s: State;
   /** The room page's root element: it carries the "editing" class while edit mode is on. */
   readonly root: HTMLElement;
-  create(op: Extract<Parameters<DeckBuilderPorts["send"]>[0], { op: "create" }>): void;
-  standardFaces(jokers: boolean): string[];
+  readonly cmd: Pick<TableCommands, "create" | "standardFaces" | "addLabel">;
   ov(id: string): number | undefined;
   notice(text: string): void;
   changed(): void;
-  addLabel(at: { x: number; y: number }): Promise<void>;
 }
 
 function field(label: string, input: HTMLElement): HTMLElement {
@@ -121,12 +120,12 @@ export class EditMode {
       {
         label: "Standard deck (52)",
         testid: "build-deck",
-        action: () => room.create({ op: "create", kind: "deck", ...this.spot(110, 150) }),
+        action: () => room.cmd.create({ op: "create", kind: "deck", ...this.spot(110, 150) }),
       },
       {
         label: "Deck with jokers (54)",
         testid: "build-deck-jokers",
-        action: () => room.create({ op: "create", kind: "deck", ...this.spot(110, 150), faces: room.standardFaces(true) }),
+        action: () => room.cmd.create({ op: "create", kind: "deck", ...this.spot(110, 150), faces: room.cmd.standardFaces(true) }),
       },
       { label: "Several decks…", testid: "build-decks", action: () => void this.severalDecks() },
       { label: "Custom deck…", testid: "build-custom", action: () => void openDeckBuilder(room, this.spot(110, 150)) },
@@ -135,7 +134,7 @@ export class EditMode {
       { label: "Chips…", testid: "build-chips", action: () => void this.addChips() },
       { label: "Counter…", testid: "build-counter", action: () => void this.addCounter() },
       { label: "Die…", testid: "build-die", action: () => void this.addDie() },
-      { label: "Text label…", testid: "build-label", action: () => void room.addLabel(this.spot(200, 40)) },
+      { label: "Text label…", testid: "build-label", action: () => void room.cmd.addLabel(this.spot(200, 40)) },
       null,
       { label: "Button: deal n to each…", testid: "build-deal-button", action: () => void this.dealButton() },
       { label: "Button: gather and shuffle", testid: "build-gather-button", action: () => void this.gatherButton() },
@@ -164,8 +163,8 @@ export class EditMode {
     )
       return;
     const count = Math.max(1, Math.min(9, Math.floor(Number(n.value)) || 1));
-    const faces = this.room.standardFaces(jokers.value === "yes");
-    this.room.create({
+    const faces = this.room.cmd.standardFaces(jokers.value === "yes");
+    this.room.cmd.create({
       op: "create",
       kind: "deck",
       ...this.spot(110, 150),
@@ -195,7 +194,7 @@ export class EditMode {
     )
       return;
     const w = layout.value === "row" ? 420 : 120;
-    this.room.create({
+    this.room.cmd.create({
       op: "create",
       kind: "zone",
       ...this.spot(w, 160),
@@ -220,7 +219,7 @@ export class EditMode {
       ))
     )
       return;
-    this.room.create({
+    this.room.cmd.create({
       op: "create",
       kind: "chips",
       ...this.spot(96, 96),
@@ -243,7 +242,7 @@ export class EditMode {
       ))
     )
       return;
-    this.room.create({
+    this.room.cmd.create({
       op: "create",
       kind: "counter",
       ...this.spot(150, 66),
@@ -260,7 +259,7 @@ export class EditMode {
       "6",
     );
     if (!(await confirmDialog("Add a die", "Anyone seated can roll it.", "Add", form(field("Sides", sides))))) return;
-    this.room.create({ op: "create", kind: "die", ...this.spot(64, 64), sides: Number(sides.value) });
+    this.room.cmd.create({ op: "create", kind: "die", ...this.spot(64, 64), sides: Number(sides.value) });
   }
 
   private piles(): { id: string; label: string }[] {

@@ -2,6 +2,7 @@
 
 import { freeSpot, isCard, isStack } from "./board";
 import { toTable } from "./geom";
+import type { TableCommands } from "./commands";
 import type { Renderer } from "./render";
 import { mayEdit, type State } from "./state";
 import { type Obj, type Op, type StackObj, TABLE_H, TABLE_W } from "../core/types";
@@ -25,33 +26,8 @@ export interface TableActions {
   send(op: Op): void;
   changed(): void;
   zoomBy(factor: number): void;
-  targets(): string[];
-  pileOf(id: string): string | null;
-  targetPile(): string | null;
-  flipTarget(id: string): string;
-  flip(ids: string[]): void;
-  rotate(ids: string[], by: number): void;
-  shuffle(id: string): void;
-  take(id: string, n: number): void;
-  takeN(id: string): Promise<void>;
-  dealPrompt(id: string): Promise<void>;
-  split(id: string, n: number): void;
-  toHand(id: string): void;
-  play(id: string, up: boolean): void;
-  gather(cards: string[]): Promise<void>;
-  roll(id: string): void;
-  counter(id: string, delta: number): void;
-  counterSet(id: string, value: number): Promise<void>;
-  chips(id: string, n: number): void;
-  lock(id: string, locked: boolean): void;
-  remove(id: string): void;
-  relabel(id: string, current: string): Promise<void>;
-  editLabel(id: string, current: string): Promise<void>;
-  create(op: Extract<Op, { op: "create" }>): void;
-  addCustom(at: { x: number; y: number }): Promise<void>;
-  addLabel(at: { x: number; y: number }): Promise<void>;
-  standardFaces(jokers: boolean): string[];
-  undo(): void;
+  /** The table's commands by name. */
+  readonly cmd: TableCommands;
   help(): void;
 }
 
@@ -63,26 +39,27 @@ export function bindKeys(room: TableActions): void {
     const key = e.key.toLowerCase();
     if ((e.ctrlKey || e.metaKey) && key === "z") {
       e.preventDefault();
-      room.undo();
+      room.cmd.undo();
       return;
     }
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const targets = room.targets();
+    const targets = room.cmd.targets();
     switch (key) {
       case "f":
-        if (targets.length) room.flip(e.shiftKey ? targets.map((id) => room.pileOf(id) || id) : targets.map((id) => room.flipTarget(id)));
+        if (targets.length)
+          room.cmd.flip(e.shiftKey ? targets.map((id) => room.cmd.pileOf(id) || id) : targets.map((id) => room.cmd.flipTarget(id)));
         break;
       case "r":
-        if (targets.length) room.rotate(targets, e.shiftKey ? -90 : 90);
+        if (targets.length) room.cmd.rotate(targets, e.shiftKey ? -90 : 90);
         break;
       case "s": {
-        const pile = room.targetPile();
-        if (pile) room.shuffle(pile);
+        const pile = room.cmd.targetPile();
+        if (pile) room.cmd.shuffle(pile);
         break;
       }
       case "d": {
-        const pile = room.targetPile() || (room.s.view.has("deck") ? "deck" : null);
-        if (pile) room.take(pile, 1);
+        const pile = room.cmd.targetPile() || (room.s.view.has("deck") ? "deck" : null);
+        if (pile) room.cmd.take(pile, 1);
         break;
       }
       case "enter": {
@@ -189,11 +166,12 @@ export function openMenu(room: TableActions, id: string | null, clientX: number,
         },
       });
     }
-    if (!piles.length && cards.length > 1) items.push({ label: "Gather into a pile", testid: "gather", action: () => room.gather(cards) });
+    if (!piles.length && cards.length > 1)
+      items.push({ label: "Gather into a pile", testid: "gather", action: () => room.cmd.gather(cards) });
     if (piles.length === 1 && !cards.length) pileItems(room, piles[0], items);
     items.push(
-      { label: "Flip all", key: "F", testid: "flip", action: () => room.flip(ids.map((i) => room.flipTarget(i))) },
-      { label: "Rotate all 90°", key: "R", testid: "rotate", action: () => room.rotate(ids, 90) },
+      { label: "Flip all", key: "F", testid: "flip", action: () => room.cmd.flip(ids.map((i) => room.cmd.flipTarget(i))) },
+      { label: "Rotate all 90°", key: "R", testid: "rotate", action: () => room.cmd.rotate(ids, 90) },
     );
     showMenu(title, items, clientX, clientY);
     return;
@@ -202,57 +180,57 @@ export function openMenu(room: TableActions, id: string | null, clientX: number,
   if (!o) {
     title = "Table";
     items.push(
-      { label: "Add a deck (52)", testid: "add-deck", action: () => room.create({ op: "create", kind: "deck", ...pos(100, 140) }) },
+      { label: "Add a deck (52)", testid: "add-deck", action: () => room.cmd.create({ op: "create", kind: "deck", ...pos(100, 140) }) },
       {
         label: "Add a deck with jokers (54)",
         testid: "add-deck-jokers",
-        action: () => room.create({ op: "create", kind: "deck", ...pos(100, 140), faces: room.standardFaces(true) }),
+        action: () => room.cmd.create({ op: "create", kind: "deck", ...pos(100, 140), faces: room.cmd.standardFaces(true) }),
       },
-      { label: "Add custom cards…", testid: "add-custom", action: () => room.addCustom(pos(100, 140)) },
+      { label: "Add custom cards…", testid: "add-custom", action: () => room.cmd.addCustom(pos(100, 140)) },
       {
         label: "Add a zone",
         testid: "add-zone",
-        action: () => room.create({ op: "create", kind: "zone", ...pos(120, 160), w: 120, h: 160, label: "Zone" }),
+        action: () => room.cmd.create({ op: "create", kind: "zone", ...pos(120, 160), w: 120, h: 160, label: "Zone" }),
       },
       {
         label: "Add chips",
         testid: "add-chips",
-        action: () => room.create({ op: "create", kind: "chips", ...pos(96, 96), count: 10, color: "#d33" }),
+        action: () => room.cmd.create({ op: "create", kind: "chips", ...pos(96, 96), count: 10, color: "#d33" }),
       },
       {
         label: "Add a counter",
         testid: "add-counter",
-        action: () => room.create({ op: "create", kind: "counter", ...pos(150, 66), value: 0, label: "Score" }),
+        action: () => room.cmd.create({ op: "create", kind: "counter", ...pos(150, 66), value: 0, label: "Score" }),
       },
-      { label: "Add a die", testid: "add-die", action: () => room.create({ op: "create", kind: "die", ...pos(64, 64), sides: 6 }) },
-      { label: "Add a label…", testid: "add-label", action: () => room.addLabel(pos(200, 40)) },
+      { label: "Add a die", testid: "add-die", action: () => room.cmd.create({ op: "create", kind: "die", ...pos(64, 64), sides: 6 }) },
+      { label: "Add a label…", testid: "add-label", action: () => room.cmd.addLabel(pos(200, 40)) },
       null,
-      { label: "Undo my last move", key: "Ctrl+Z", testid: "undo", action: () => room.undo() },
+      { label: "Undo my last move", key: "Ctrl+Z", testid: "undo", action: () => room.cmd.undo() },
     );
   } else if (o.t === "card") {
     const inMyHand = o.parent === `hand${s.me.seat}`;
-    const pile = room.pileOf(o.id);
+    const pile = room.cmd.pileOf(o.id);
     if (inMyHand) {
       title = "Card in your hand";
       items.push(
-        { label: "Play face up", testid: "play", action: () => room.play(o.id, true) },
-        { label: "Play face down", testid: "play-down", action: () => room.play(o.id, false) },
+        { label: "Play face up", testid: "play", action: () => room.cmd.play(o.id, true) },
+        { label: "Play face down", testid: "play-down", action: () => room.cmd.play(o.id, false) },
       );
     } else if (pile) {
       // A card on a pile stands for the pile: one menu, named after it.
       const p = s.view.get(pile) as StackObj;
       title = pileTitle(p);
-      items.push({ label: "Flip the top card", key: "F", testid: "flip", action: () => room.flip([o.id]) });
+      items.push({ label: "Flip the top card", key: "F", testid: "flip", action: () => room.cmd.flip([o.id]) });
       pileItems(room, pile, items);
     } else {
       title = "Card";
       items.push(
-        { label: "Flip", key: "F", testid: "flip", action: () => room.flip([o.id]) },
-        { label: "Take into my hand", testid: "take-card", action: () => room.toHand(o.id) },
+        { label: "Flip", key: "F", testid: "flip", action: () => room.cmd.flip([o.id]) },
+        { label: "Take into my hand", testid: "take-card", action: () => room.cmd.toHand(o.id) },
         null,
-        { label: "Rotate 90°", key: "R", testid: "rotate", action: () => room.rotate([o.id], 90) },
-        { label: "Rotate 180°", testid: "rotate180", action: () => room.rotate([o.id], 180) },
-        { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(o.id, !o.locked) },
+        { label: "Rotate 90°", key: "R", testid: "rotate", action: () => room.cmd.rotate([o.id], 90) },
+        { label: "Rotate 180°", testid: "rotate180", action: () => room.cmd.rotate([o.id], 180) },
+        { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.cmd.lock(o.id, !o.locked) },
       );
     }
   } else if (o.t === "stack") {
@@ -261,40 +239,40 @@ export function openMenu(room: TableActions, id: string | null, clientX: number,
   } else if (o.t === "chips") {
     title = o.label || "Chips";
     items.push(
-      { label: "Add 1", testid: "chips-add1", action: () => room.chips(o.id, 1) },
-      { label: "Add 5", testid: "chips-add5", action: () => room.chips(o.id, 5) },
-      { label: "Remove 1", testid: "chips-sub1", action: () => room.chips(o.id, -1) },
-      { label: "Remove 5", testid: "chips-sub5", action: () => room.chips(o.id, -5) },
+      { label: "Add 1", testid: "chips-add1", action: () => room.cmd.chips(o.id, 1) },
+      { label: "Add 5", testid: "chips-add5", action: () => room.cmd.chips(o.id, 5) },
+      { label: "Remove 1", testid: "chips-sub1", action: () => room.cmd.chips(o.id, -1) },
+      { label: "Remove 5", testid: "chips-sub5", action: () => room.cmd.chips(o.id, -5) },
       null,
-      { label: "Rename…", testid: "rename-obj", action: () => room.relabel(o.id, o.label) },
-      { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(o.id, !o.locked) },
-      { label: "Remove", testid: "delete", danger: true, action: () => room.remove(o.id) },
+      { label: "Rename…", testid: "rename-obj", action: () => room.cmd.relabel(o.id, o.label) },
+      { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.cmd.lock(o.id, !o.locked) },
+      { label: "Remove", testid: "delete", danger: true, action: () => room.cmd.remove(o.id) },
     );
   } else if (o.t === "counter") {
     title = o.label || "Counter";
     items.push(
-      { label: `Plus ${o.step}`, testid: "counter-up", action: () => room.counter(o.id, 1) },
-      { label: `Minus ${o.step}`, testid: "counter-down", action: () => room.counter(o.id, -1) },
-      { label: "Set value…", testid: "counter-set", action: () => room.counterSet(o.id, o.value) },
+      { label: `Plus ${o.step}`, testid: "counter-up", action: () => room.cmd.counter(o.id, 1) },
+      { label: `Minus ${o.step}`, testid: "counter-down", action: () => room.cmd.counter(o.id, -1) },
+      { label: "Set value…", testid: "counter-set", action: () => room.cmd.counterSet(o.id, o.value) },
       { label: "Reset to 0", testid: "counter-reset", action: () => room.send({ op: "counter", id: o.id, value: 0 }) },
       null,
-      { label: "Rename…", testid: "rename-obj", action: () => room.relabel(o.id, o.label) },
-      { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(o.id, !o.locked) },
-      { label: "Remove", testid: "delete", danger: true, action: () => room.remove(o.id) },
+      { label: "Rename…", testid: "rename-obj", action: () => room.cmd.relabel(o.id, o.label) },
+      { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.cmd.lock(o.id, !o.locked) },
+      { label: "Remove", testid: "delete", danger: true, action: () => room.cmd.remove(o.id) },
     );
   } else if (o.t === "die") {
     title = `Die (d${o.sides})`;
     items.push(
-      { label: "Roll", testid: "roll", action: () => room.roll(o.id) },
-      { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(o.id, !o.locked) },
-      { label: "Remove", testid: "delete", danger: true, action: () => room.remove(o.id) },
+      { label: "Roll", testid: "roll", action: () => room.cmd.roll(o.id) },
+      { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.cmd.lock(o.id, !o.locked) },
+      { label: "Remove", testid: "delete", danger: true, action: () => room.cmd.remove(o.id) },
     );
   } else if (o.t === "label") {
     title = "Label";
     items.push(
-      { label: "Edit text…", testid: "edit-label", action: () => room.editLabel(o.id, o.text) },
-      { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(o.id, !o.locked) },
-      { label: "Remove", testid: "delete", danger: true, action: () => room.remove(o.id) },
+      { label: "Edit text…", testid: "edit-label", action: () => room.cmd.editLabel(o.id, o.text) },
+      { label: o.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.cmd.lock(o.id, !o.locked) },
+      { label: "Remove", testid: "delete", danger: true, action: () => room.cmd.remove(o.id) },
     );
   }
   const extra = room.edit.menuItems(o);
@@ -325,11 +303,11 @@ function pileItems(room: TableActions, pileId: string, items: (MenuItem | null)[
   const n = p.cards.length;
   if (n) {
     items.push(
-      { label: "Draw a card", key: "D", testid: "draw", action: () => room.take(p.id, 1) },
-      { label: "Draw several…", testid: "draw-n", action: () => room.takeN(p.id) },
-      { label: "Deal…", testid: "deal", action: () => room.dealPrompt(p.id) },
-      { label: "Shuffle", key: "S", testid: "shuffle", action: () => room.shuffle(p.id) },
-      { label: "Flip the pile", key: "Shift+F", testid: "flip-pile", action: () => room.flip([p.id]) },
+      { label: "Draw a card", key: "D", testid: "draw", action: () => room.cmd.take(p.id, 1) },
+      { label: "Draw several…", testid: "draw-n", action: () => room.cmd.takeN(p.id) },
+      { label: "Deal…", testid: "deal", action: () => room.cmd.dealPrompt(p.id) },
+      { label: "Shuffle", key: "S", testid: "shuffle", action: () => room.cmd.shuffle(p.id) },
+      { label: "Flip the pile", key: "Shift+F", testid: "flip-pile", action: () => room.cmd.flip([p.id]) },
     );
     if (n > 1) {
       items.push(
@@ -338,7 +316,7 @@ function pileItems(room: TableActions, pileId: string, items: (MenuItem | null)[
           testid: "layout",
           action: () => room.send({ op: "update", id: p.id, layout: p.layout === "row" ? "pile" : "row" }),
         },
-        { label: "Split in half", testid: "split", action: () => room.split(p.id, Math.floor(n / 2)) },
+        { label: "Split in half", testid: "split", action: () => room.cmd.split(p.id, Math.floor(n / 2)) },
       );
     }
     items.push({
@@ -349,8 +327,8 @@ function pileItems(room: TableActions, pileId: string, items: (MenuItem | null)[
   }
   items.push(null);
   items.push(
-    { label: "Rotate 90°", key: "R", testid: "rotate", action: () => room.rotate([p.id], 90) },
-    { label: p.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.lock(p.id, !p.locked) },
-    { label: n ? "Remove the pile and its cards" : "Remove", testid: "delete", danger: true, action: () => room.remove(p.id) },
+    { label: "Rotate 90°", key: "R", testid: "rotate", action: () => room.cmd.rotate([p.id], 90) },
+    { label: p.locked ? "Unlock" : "Lock in place", testid: "lock", action: () => room.cmd.lock(p.id, !p.locked) },
+    { label: n ? "Remove the pile and its cards" : "Remove", testid: "delete", danger: true, action: () => room.cmd.remove(p.id) },
   );
 }

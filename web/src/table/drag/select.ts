@@ -23,7 +23,7 @@ export function click(ctx: DragCtx, p: Press): void {
   const now = performance.now();
   const o = s.view.get(g.id);
   if (o?.t === "die" && !p.additive) {
-    host.roll(g.id);
+    host.cmd.roll(g.id);
     return;
   }
   const lastClick = ctx.lastClick;
@@ -34,7 +34,7 @@ export function click(ctx: DragCtx, p: Press): void {
     // Double click/tap: flip the card (or the top card of a pile).
     const target = g.kind === "stack" && isStack(o) && o.cards.length ? o.cards[o.cards.length - 1] : g.id;
     const t = s.view.get(target);
-    if (t && (t.t === "card" || t.t === "stack")) host.flip([target]);
+    if (t && (t.t === "card" || t.t === "stack")) host.cmd.flip([target]);
     return;
   }
   ctx.lastClick = { id: g.id, at: now };

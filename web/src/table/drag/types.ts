@@ -2,6 +2,7 @@
 // grabbed, the items a drag carries, and the press in progress.
 
 import type { Op } from "../../core/types";
+import type { TableCommands } from "../commands";
 import type { DragItem } from "../drop";
 import type { ViewPort } from "../geom";
 import type { Renderer } from "../render";
@@ -15,8 +16,7 @@ export interface DragHost {
   changed(): void;
   openMenu(id: string | null, clientX: number, clientY: number): void;
   closeMenus(): void;
-  flip(ids: string[]): void;
-  roll(id: string): void;
+  readonly cmd: Pick<TableCommands, "flip" | "roll">;
   notice(text: string): void;
   /** Zoom/pan the local view of the table. */
   setView(vp: ViewPort): void;
