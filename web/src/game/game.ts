@@ -29,6 +29,7 @@ import { me as myPlayer, type State } from "../table/state";
 import type { Control, Game, GameAction, Op, RevealLine } from "../core/types";
 import { type MenuItem, toast } from "../core/ui";
 import { BidPad, KnockPicker, RankChooser } from "../table/widgets";
+import { endOfGame } from "./summary";
 
 export interface GameHost {
   s: State;
@@ -38,6 +39,8 @@ export interface GameHost {
   command(action: GameAction): void;
   /** Host only: start a waiting game with the players seated now. */
   startGame(): void;
+  /** Host only: a finished game again, with the same seats (`host {action: "again"}`). */
+  playAgain(): void;
   changed(): void;
 }
 
@@ -656,7 +659,16 @@ export class GameUI {
       return;
     }
     const buttons = this.sorted.buttons;
-    const key = JSON.stringify([g.scoreboard, g.reveal, g.outcome, g.players, g.me, g.status, buttons.map((c) => [c.label, c.action])]);
+    const key = JSON.stringify([
+      g.scoreboard,
+      g.reveal,
+      g.outcome,
+      g.players,
+      g.me,
+      g.status,
+      buttons.map((c) => [c.label, c.action]),
+      this.amHost(),
+    ]);
     if (key === this.sheetKey) return;
     this.sheetKey = key;
     const close = h("button", { type: "button", class: "small", "data-testid": "sheet-close", title: "Close (Esc)" }, "Close");
@@ -667,6 +679,7 @@ export class GameUI {
     if (g.outcome) parts.push(this.outcomeBox(g));
     if (g.reveal) parts.push(this.revealBox(g.reveal));
     parts.push(this.scoreboardBox(g));
+    if (g.outcome) parts.push(endOfGame({ host: this.amHost(), again: () => this.host.playAgain() }));
     if (buttons.length) {
       parts.push(
         h(

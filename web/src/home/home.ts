@@ -1,11 +1,13 @@
-// The home page: your name, create a room (free play from a template, or a game with its options,
-// both as the server lists them in `GET /api/games`), join by code, recent rooms.
+// The home page: your name, one click to play a game against computers (quickplay.ts), create a
+// room (free play from a template, or a game with its options, both as the server lists them in
+// `GET /api/games`), join by code, recent rooms.
 
 import { backUrl, faceUrl } from "../table/cards";
 import { h, setText } from "../core/dom";
 import { libraryBox } from "../edit/gamefiles";
 import { fetchGames, gameCaption, type OptionFields, optionFields } from "../game/options";
 import { load, NAME_KEY, normalizeCode, prettyCode, recentRooms, save, timeAgo } from "../core/util";
+import { quickPlayBox } from "./quickplay";
 
 export function showHome(root: HTMLElement): void {
   document.title = "cardtable";
@@ -171,6 +173,7 @@ export function showHome(root: HTMLElement): void {
         h("p", { class: "tagline" }, "A card table in your browser. Create a room, share the code, and play any card game together."),
       ),
       h("section", { class: "box" }, h("label", { for: "name" }, "Your name"), name),
+      quickPlayBox(games, () => saveName(name)),
       h("div", { class: "boxes" }, createForm, joinForm),
       libraryBox(),
       recentBox,
