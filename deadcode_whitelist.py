@@ -41,3 +41,11 @@ _.display
 _.hash
 _.left_at
 _.created_at
+
+# msgspec struct fields of the server events (server/net/events.py): the schema of payloads built
+# as dicts elsewhere (the tests convert live payloads to them; typegen writes them as TypeScript).
+_.features
+_.game_patch
+_.mute
+_.favourite
+_.seats_free

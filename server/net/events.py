@@ -22,6 +22,7 @@ from msgspec import UNSET, UnsetType
 
 from plugins.game import LEVELS
 from server.net.http_types import ErrorBody
+from server.net.messages import DragItem
 from server.table import objects as O
 from server.table.steps import Step
 
@@ -65,7 +66,7 @@ def _sent(cls: type[msgspec.Struct]) -> type[msgspec.Struct]:
         else:
             fields.append((f.encode_name, t))
     fields.extend(VIEW_ADDS.get(tag, {}).items())
-    return msgspec.defstruct(
+    made = msgspec.defstruct(
         f"{cls.__name__}Obj",
         fields,
         tag_field=VIEW_TAG,
@@ -74,6 +75,8 @@ def _sent(cls: type[msgspec.Struct]) -> type[msgspec.Struct]:
         kw_only=True,
         module=__name__,
     )
+    made.__doc__ = cls.__doc__
+    return made
 
 
 SENT_OBJECTS: tuple[type[msgspec.Struct], ...] = tuple(_sent(c) for c in get_args(O.Obj))
@@ -186,7 +189,7 @@ class GameView(_Event):
     waiting: bool
     players: list[GamePlayer]
     me: int | None
-    phase: str | None
+    phase: str
     status: str
     to_act: list[int]
     timer: Timer | None
@@ -272,14 +275,8 @@ class Ack(_Event):
     v: int | None
 
 
-class DragItem(_Event):
-    id: str
-    x: float
-    y: float
-
-
 class Dragging(_Event):
-    """``drag``: another player is dragging these objects."""
+    """``drag``: another player is dragging these objects (the items as the client sent them)."""
 
     by: str
     items: list[DragItem]

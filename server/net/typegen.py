@@ -7,8 +7,10 @@ structs say (tests/layout/test_generated.py runs the same comparison).
 
 Client events, operations and button steps are what a client *sends*: a field with a default may
 be left out (``?:``), and one whose default is null is left out rather than sent as null.
-Table objects are what a client *receives*: every field is present, except where
-:mod:`server.table.view` hides one (see ``_VIEW``), and they are tagged by ``t``.
+The server events (:mod:`server.net.events`) are what a client *receives*: a field is present
+unless its default is ``UNSET`` (``?:``); the table objects among them are tagged by ``t`` and
+miss a field only where :mod:`server.table.view` hides it. ``ServerEvents`` maps each event's
+name to its payload, as ``ClientEvents`` does for the client's.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import msgspec
 from msgspec import inspect as mi
 
 from plugins import cards
+from server.net import events as E
 from server.net import http_types as H
 from server.net import messages as M
 from server.table import objects as O
@@ -40,16 +43,12 @@ HEADER += "// structs: do not edit. docs/protocol.md says what each field means.
 
 OPS: tuple[type[msgspec.Struct], ...] = get_args(P.Op)
 STEPS: tuple[type[msgspec.Struct], ...] = get_args(S.Step)
-OBJECTS: tuple[type[msgspec.Struct], ...] = get_args(O.Obj)
-
-# How server.table.view.view_object changes a stored object on its way out: the tag is ``t``; a
-# face this seat may not see is left out; another seat's hand has no ``cards`` but its count ``n``.
-_VIEW_TAG = "t"
-_VIEW: dict[str, dict[str, str | None]] = {
-    "card": {"face?": "string", "face": None},
-    "hand": {"cards?": "string[]", "cards": None, "n": "number"},
-    "stack": {"layout": '"pile" | "row"'},
-}
+OBJECTS: tuple[type[msgspec.Struct], ...] = E.SENT_OBJECTS  # as a seat sees them
+# An engine action (``Meta(extra={"ts": "GameAction"})``): an object with a ``type``.
+GAME_ACTION = (
+    "/** A rule engine's action: an object with a `type` (Spades: `bid`, `play`, ...). */\n"
+    "export interface GameAction {\n  type: string;\n  [k: string]: unknown;\n}"
+)
 
 
 def _name(cls: type) -> str:
@@ -59,7 +58,7 @@ def _name(cls: type) -> str:
     if cls in STEPS:
         return cls.__name__ if cls.__name__.endswith("Step") else f"{cls.__name__}Step"
     if cls in OBJECTS:
-        return f"{cls.__name__}Obj"
+        return cls.__name__  # CardObj, ...: named so by server.net.events
     if cls in M.SCHEMAS.values():
         return f"{cls.__name__}Msg"
     return cls.__name__
@@ -78,6 +77,7 @@ class _Writer:
         self.out: list[str] = []
         self.done: set[type] = set()
         self.pending: list[type] = []
+        self.names: dict[str, type] = {}
         self.aliases: dict[frozenset[type], str] = {
             frozenset(OPS): "Op",
             frozenset(STEPS): "Step",
@@ -86,7 +86,8 @@ class _Writer:
 
     def ts(self, t: mi.Type) -> str:
         if isinstance(t, mi.Metadata):
-            return self.ts(t.type)
+            named = (t.extra or {}).get("ts")
+            return str(named) if named else self.ts(t.type)
         if isinstance(t, mi.BoolType):
             return "boolean"
         if isinstance(t, mi.IntType | mi.FloatType):
@@ -116,11 +117,13 @@ class _Writer:
             return _name(t.cls)
         raise TypeError(f"no TypeScript for {t!r}")  # pragma: no cover - a new kind of field
 
-    def struct(self, cls: type, *, sent: bool = False) -> None:
-        """One ``export interface``; ``sent``: a server-sent table object (see ``_VIEW``)."""
+    def struct(self, cls: type) -> None:
+        """One ``export interface``."""
         if cls in self.done:
             return
         self.done.add(cls)
+        clash = self.names.setdefault(_name(cls), cls)
+        assert clash is cls, f"two structs named {_name(cls)} in TypeScript: {clash}, {cls}"
         info = mi.type_info(cls)
         assert isinstance(info, mi.StructType)
         lines: list[str] = []
@@ -129,19 +132,15 @@ class _Writer:
             text = " ".join(doc.split()).replace("``", "`").replace("*/", "* /")
             lines.append(f"/** {text} */")
         lines.append(f"export interface {_name(cls)} {{")
-        tag_field = _VIEW_TAG if sent else info.tag_field
-        if info.tag is not None and tag_field is not None:
-            lines.append(f"  {tag_field}: {json.dumps(info.tag)};")
-        view = _VIEW.get(str(info.tag), {}) if sent else {}
+        if info.tag is not None and info.tag_field is not None:
+            lines.append(f"  {info.tag_field}: {json.dumps(info.tag)};")
         for f in info.fields:
-            if f.encode_name in view:
-                continue
-            optional = "" if (sent or f.required) else "?"
+            # Optional: a field with a default may be left out (UNSET: the server leaves it out).
+            optional = "" if f.required else "?"
             t = f.type
             if optional and f.default is None:  # absent means null: a client leaves it out
                 t = _without_null(t)
             lines.append(f"  {f.encode_name}{optional}: {self.ts(t)};")
-        lines.extend(f"  {k}: {v};" for k, v in view.items() if v is not None)
         lines.append("}")
         self.out.append("\n".join(lines))
 
@@ -218,8 +217,9 @@ def typescript() -> str:
         "StepName",
         "A button step's `do`.",
     )
+    w.out.append(GAME_ACTION)
     for cls in OBJECTS:
-        w.struct(cls, sent=True)
+        w.struct(cls)
     w.alias("Obj", OBJECTS, "A table object as this client sees it (tagged by `t`).")
     w.flush()
     for cls in OPS:
@@ -237,6 +237,14 @@ def typescript() -> str:
     w.out.append(
         "/** The client events and their bodies (`op`: an `Op` besides these). */\n"
         "export interface ClientEvents {\n" + "\n".join(lines) + "\n}"
+    )
+    for cls in E.SERVER_EVENTS.values():
+        w.struct(cls)
+    w.flush()
+    lines = [f"  {event}: {_name(cls)};" for event, cls in E.SERVER_EVENTS.items()]
+    w.out.append(
+        "/** The events the server sends and their payloads (docs/protocol.md). */\n"
+        "export interface ServerEvents {\n" + "\n".join(lines) + "\n}"
     )
     for cls in (
         H.ErrorBody,

@@ -1,16 +1,10 @@
 // The game view sent as a patch (docs/protocol.md, "Game"): a delta's `game_patch` holds what
 // changed since the view this seat got at the previous version. Two levels: `set`/`del` on the
 // game view's own keys, and `view.set`/`view.del` inside its `view` (the engine's view). Values
-// are replaced whole. The server's twin is server/game_patch.py (apply_patch).
+// are replaced whole. The server's twin is server/game/patch.py; the shape is GamePatch in
+// net/protocol.gen.ts (from server/net/events.py).
 
-interface PatchLevel {
-  set?: Record<string, unknown>;
-  del?: string[];
-}
-
-export interface GamePatch extends PatchLevel {
-  view?: PatchLevel;
-}
+import type { GamePatch, PatchLevel } from "../net/protocol.gen";
 
 function applyLevel(base: Record<string, unknown>, part: PatchLevel): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };

@@ -9,31 +9,12 @@ import { hello, type ServerErr, STORAGE_NEEDED, storageWorks } from "../net/iden
 import { fetchGames, gameCaption, type OptionFields, optionFields, optionLabel } from "../game/options";
 import { Social } from "../social/social";
 import type { GameInfo } from "../core/types";
+import type { Challenged, LobbyPlayer, LobbyTable, ServerEvents } from "../net/protocol.gen";
 import { load, save } from "../core/util";
 
 const ONLINE_KEY = "cardtable:online";
 const PAGE_SIZE = 50;
 const REFRESH_MS = 5000;
-
-interface LobbyPlayer {
-  id: string;
-  name: string;
-  favourite: boolean;
-}
-
-interface LobbyTable {
-  code: string;
-  game: string | null;
-  seats_free: number;
-  title: string;
-}
-
-interface Challenged {
-  id: string;
-  from: { id: string; name: string };
-  game: string;
-  options?: Record<string, unknown>;
-}
 
 /** Append the lobby to the home page (`root` holds `main.home`). */
 export function mountLobby(root: HTMLElement): void {
@@ -121,29 +102,29 @@ class Lobby {
 
     const s = this.socket;
     s.on("connect", () => void this.hello());
-    s.on("lobby", (d: { players?: LobbyPlayer[]; tables?: LobbyTable[]; total?: number; page?: number }) => {
+    s.on("lobby", (d: Partial<ServerEvents["lobby"]>) => {
       this.players = Array.isArray(d.players) ? d.players : [];
       if (d.page === 0 || d.page === undefined) this.tables = Array.isArray(d.tables) ? d.tables : [];
       this.total = typeof d.total === "number" ? d.total : this.players.length;
       this.draw();
       this.tablesEl.dataset.loaded = "true"; // the server's list is shown (tests wait on it)
     });
-    s.on("challenge_sent", (d: { id?: string }) => {
+    s.on("challenge_sent", (d: Partial<ServerEvents["challenge_sent"]>) => {
       if (this.outgoing && typeof d.id === "string") this.outgoing.id = d.id;
     });
-    s.on("challenge_declined", (d: { id?: string }) => {
+    s.on("challenge_declined", (d: Partial<ServerEvents["challenge_declined"]>) => {
       if (!this.outgoing || d.id !== this.outgoing.id) return;
       this.say(`${this.outgoing.name} declined.`);
       this.outgoing = null;
     });
-    s.on("challenge_accepted", (d: { code?: string; seat?: number }) => {
+    s.on("challenge_accepted", (d: Partial<ServerEvents["challenge_accepted"]>) => {
       if (typeof d.code !== "string" || !/^[A-Z0-9]{8,10}$/.test(d.code)) return;
       this.say("accepted! setting up your game…");
       this.invites.replaceChildren();
       location.assign(`/r/${d.code}?seat=${Number(d.seat) || 0}`);
     });
     s.on("challenged", (d: Challenged) => this.challenged(d));
-    s.on("challenge_expired", (d: { id?: string; from?: { name?: string } }) => {
+    s.on("challenge_expired", (d: Partial<ServerEvents["challenge_expired"]>) => {
       if (this.outgoing && d.id === this.outgoing.id) {
         this.say(`${this.outgoing.name} didn't answer in time: the challenge expired.`);
         this.outgoing = null;
@@ -154,7 +135,7 @@ class Lobby {
         this.say(`The challenge from ${d.from?.name ?? "another player"} expired.`);
       }
     });
-    s.on("challenge_cancelled", (d: { id?: string; from?: { name?: string } }) => {
+    s.on("challenge_cancelled", (d: Partial<ServerEvents["challenge_cancelled"]>) => {
       this.invites.querySelector(`[data-challenge="${CSS.escape(String(d.id))}"]`)?.remove();
       this.say(`${d.from?.name ?? "They"} cancelled their invitation`);
     });

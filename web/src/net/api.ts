@@ -8,6 +8,7 @@ import { type Pending, type State, recompute } from "../table/state";
 import type { Ack, Delta, Joined, Op, Player, ServerError, Snapshot } from "../core/types";
 import { load, newOpid, rememberRoom, save, tokenKey } from "../core/util";
 import { applyGamePatch } from "../core/gamepatch";
+import type { Dragging, Removed } from "./protocol.gen";
 
 export type Fatal = "not-found" | "full" | "locked" | "removed" | "bad-name" | "gave-up";
 
@@ -86,11 +87,11 @@ export class Conn {
     sock.on("delta", (d: Delta) => this.onDelta(d));
     sock.on("ack", (d: Ack) => this.onAck(d));
     sock.on("error", (d: ServerError) => this.onError(d));
-    sock.on("drag", (d: { by?: string; items?: { id: string; x: number; y: number }[] }) => {
+    sock.on("drag", (d: Partial<Dragging>) => {
       if (d && typeof d.by === "string" && Array.isArray(d.items) && d.by !== this.s.me.player)
         this.hooks.remoteDrag?.(d.by, d.items.slice(0, 40));
     });
-    sock.on("removed", (d: { reason?: string; message?: string } | undefined) => this.onRemoved(d));
+    sock.on("removed", (d: Partial<Removed> | undefined) => this.onRemoved(d));
     window.addEventListener("offline", () => {
       // The browser knows the network is gone: don't wait for a ping timeout to notice.
       if (sock.connected) sock.io.engine?.close();
@@ -188,7 +189,7 @@ export class Conn {
     this.hooks.seatTaken?.(seat);
   }
 
-  private onRemoved(d: { reason?: string; message?: string } | undefined): void {
+  private onRemoved(d: Partial<Removed> | undefined): void {
     if (d && d.reason === "away" && this.socket.connected) {
       // We were away too long and left the room, but it remembers us: come back as ourselves
       // (to our seat, if nobody has taken it).
@@ -402,7 +403,7 @@ export class Conn {
       if (typeof d.ref === "string") this.requests.delete(d.ref);
     }
     const p = this.s.pending.find((x) => x.ref === d.ref);
-    if (!p) return;
+    if (!p || d.v === null) return; // v is null only for a sync's ack, never an operation's
     p.ackV = d.v;
     if (d.v <= this.s.v) {
       this.prune();

@@ -5,6 +5,7 @@
 import type { Socket } from "socket.io-client";
 import { h } from "../core/dom";
 import { load, NAME_KEY } from "../core/util";
+import type { ErrorBody, HelloOk } from "./protocol.gen";
 
 declare const __BUILD__: string | undefined;
 
@@ -70,11 +71,8 @@ function myIdentity(): Identity | null {
   return made;
 }
 
-export interface ServerErr {
-  code: string;
-  message?: string;
-  ref?: unknown;
-}
+/** An `error` event's body (from the server's schema). */
+export type ServerErr = ErrorBody;
 
 export type HelloResult = { ok: true; id: string; name: string } | { ok: false; error: ServerErr | null };
 
@@ -95,7 +93,7 @@ export function hello(socket: Socket): Promise<HelloResult> {
       socket.off("error", onErr);
       resolve(r);
     };
-    const onOk = (d: { id?: string; name?: string; ref?: unknown }): void => {
+    const onOk = (d: Partial<HelloOk>): void => {
       if (d && d.ref === ref) done({ ok: true, id: String(d.id), name: String(d.name ?? "") });
     };
     const onErr = (e: ServerErr): void => {

@@ -751,7 +751,7 @@ export interface GameView {
   waiting: boolean;
   players: GamePlayer[];
   me: number | null;
-  phase: string | null;
+  phase: string;
   status: string;
   to_act: number[];
   timer: Timer | null;

@@ -6,6 +6,7 @@
 import { h } from "../core/dom";
 import { hello, type ServerErr, showOutOfDate, STORAGE_NEEDED, storageWorks } from "../net/identity";
 import type { Conn } from "../net/api";
+import type { Ack, ChatHistory } from "../net/protocol.gen";
 import type { State } from "../table/state";
 import { type ChatLine, chatLine, Social } from "./social";
 import { confirmDialog, screen, toast } from "../core/ui";
@@ -55,14 +56,14 @@ export class RoomChat {
       const line = chatLine(d);
       if (line && code === room.s.code) this.add(line);
     });
-    sock.on("chat_history", (d: { code?: unknown; lines?: unknown }) => {
+    sock.on("chat_history", (d: Partial<ChatHistory>) => {
       if (!d || d.code !== room.s.code || !Array.isArray(d.lines)) return;
       for (const raw of d.lines) {
         const line = chatLine(raw);
         if (line) this.add(line);
       }
     });
-    sock.on("ack", (d: { ref?: unknown }) => {
+    sock.on("ack", (d: Partial<Ack>) => {
       if (d && typeof d.ref === "string" && d.ref.startsWith("chat")) this.input.value = "";
     });
 

@@ -5,6 +5,7 @@
 import type { Socket } from "socket.io-client";
 import { h } from "../core/dom";
 import type { ServerErr } from "../net/identity";
+import type { ChatLine } from "../net/protocol.gen";
 
 export type RelationKind = "block" | "mute" | "favourite";
 
@@ -103,11 +104,7 @@ export class Social {
   }
 }
 
-export interface ChatLine {
-  from: { player: string; identity?: string; name: string };
-  text: string;
-  at: number;
-}
+export type { ChatLine } from "../net/protocol.gen";
 
 /** A well-formed chat line from the server, or null. */
 export function chatLine(d: unknown): ChatLine | null {
