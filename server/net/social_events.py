@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from server.errors import BAD_REQUEST, CardtableError
+from server.net.events import Ack, ChallengeSent, HelloOk
 from server.net.messages import (
     Challenge,
     ChallengeAnswer,
@@ -125,7 +126,7 @@ class SocialHandlers:
         await self.sio.emit(event, data, room=id_room(identity))
 
     async def _ack(self, sid: str, ref: Any) -> None:
-        await self.sockets.reply("ack", {"ref": ref, "v": None}, sid)
+        await self.sockets.reply("ack", Ack(ref=ref, v=None), sid)
 
     # --- lifecycle hooks called by SocketHandlers -------------------------------------------
 
@@ -241,7 +242,7 @@ class SocialHandlers:
         if s.online:
             await self.lobby.go_online(identity, sid, name, time.time())
         await self.sockets.reply(
-            "hello_ok", {"id": identity, "secret": secret, "name": name, "ref": msg.ref}, sid
+            "hello_ok", HelloOk(id=identity, secret=secret, name=name, ref=msg.ref), sid
         )
         await self.sockets.reply("relations", await self.relations.all(identity), sid)
 
@@ -292,7 +293,7 @@ class SocialHandlers:
             raise
         self._expire_later()
         await self._to(msg.to, "challenged", ch.challenged())
-        await self.sockets.reply("challenge_sent", {"id": ch.id, "ref": msg.ref}, sid)
+        await self.sockets.reply("challenge_sent", ChallengeSent(id=ch.id, ref=msg.ref), sid)
 
     async def _receive(self, me: str, to: str) -> str | None:
         """Count a challenge ``to`` receives from ``me``, unless ``to`` favourited ``me``

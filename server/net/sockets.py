@@ -26,6 +26,8 @@ from server.errors import (
     CardtableError,
 )
 from server.net.addresses import request_address
+from server.net.events import Ack
+from server.net.events import Joined as JoinedEvent
 from server.net.limits import TokenBucket, check_payload, count_misses, miss_limiter
 from server.net.messages import (
     Drag,
@@ -207,7 +209,7 @@ class SocketHandlers:
         feed = self.feeds.rooms.get(s.code or "")
         if feed is not None:
             await feed.delivered(sid, version)
-        await self.reply("ack", {"ref": ref, "v": version}, sid)
+        await self.reply("ack", Ack(ref=ref, v=version), sid)
 
     # --- connection lifecycle ----------------------------------------------------------------
 
@@ -363,15 +365,15 @@ class SocketHandlers:
         await self.rooms.store.touch_presence({code: [s.member]}, time.time())
         await self.reply(
             "joined",
-            {
-                "code": code,
-                "player": joined.player.id,
-                "token": joined.token,
-                "seat": joined.player.seat,
-                "name": joined.player.name,
-                "ref": msg.ref,
-                "was_seat": joined.was_seat,
-            },
+            JoinedEvent(
+                code=code,
+                player=joined.player.id,
+                token=joined.token,
+                seat=joined.player.seat,
+                name=joined.player.name,
+                ref=msg.ref,
+                was_seat=joined.was_seat,
+            ),
             sid,
         )
         await self.feeds.join(code, s, msg.since if msg.token is not None else None)
@@ -444,4 +446,4 @@ class SocketHandlers:
         code, _ = self.joined(s)
         feed = await self.feeds.feed(code)
         await feed.resync(s, msg.since)
-        await self.reply("ack", {"ref": msg.ref, "v": None}, sid)
+        await self.reply("ack", Ack(ref=msg.ref, v=None), sid)
