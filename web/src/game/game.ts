@@ -676,10 +676,10 @@ export class GameUI {
     const title = g.outcome ? "Game over" : g.reveal ? "Hand over" : `${g.title}: scores`;
     const parts: HTMLElement[] = [h("header", { class: "sheet-head" }, h("h2", {}, title), close)];
     if (g.reveal || g.outcome) parts.push(h("p", { class: "how", "data-testid": "sheet-status" }, g.status));
-    if (g.outcome) parts.push(this.outcomeBox(g));
+    // The game's result, then what comes next (summary.ts): the reveal and scores below.
+    if (g.outcome) parts.push(this.outcomeBox(g), endOfGame({ host: this.amHost(), again: () => this.host.playAgain() }));
     if (g.reveal) parts.push(this.revealBox(g.reveal));
     parts.push(this.scoreboardBox(g));
-    if (g.outcome) parts.push(endOfGame({ host: this.amHost(), again: () => this.host.playAgain() }));
     if (buttons.length) {
       parts.push(
         h(

@@ -172,7 +172,9 @@ export class Panel {
               p.host ? h("span", { class: "host", title: "The host: created the room" }, "★") : null,
             ),
             p.bot
-              ? [
+              ? h(
+                  "span",
+                  { class: "bot-line" },
                   h(
                     "span",
                     { class: "badge-computer", "data-testid": "bot-badge", title: "A computer player: the server plays its turns" },
@@ -183,7 +185,7 @@ export class Panel {
                     { class: "bot-level", "data-testid": "bot-level", title: "How well this computer plays" },
                     ` (${p.level ?? "normal"})`,
                   ),
-                ]
+                )
               : h(
                   "span",
                   { class: `status ${status}`, "data-testid": "player-status", "data-status": status },
