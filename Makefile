@@ -26,6 +26,9 @@ $(VENV)/.installed: pyproject.toml requirements-dev.txt
 
 # Refresh the lock after changing pyproject.toml's dependencies: `make lock` keeps every pin it
 # can and adds what is new; `make lock-upgrade` moves everything to the newest allowed version.
+# It writes two: requirements-dev.txt (what make setup installs: with the test and fast extras)
+# and requirements.txt (what the Docker image installs: the server and its fast extra only),
+# the second constrained by the first, so both pin the same versions.
 # uv (pinned here, installed into the venv) resolves for every platform, Python 3.11 up.
 # tests/layout/test_lock.py fails while the lock misses or contradicts a pyproject requirement.
 UV_VERSION := 0.13.9
@@ -36,6 +39,9 @@ lock: setup
 	$(VENV)/bin/uv pip compile pyproject.toml --extra test --extra fast --universal \
 		--python-version 3.11 --generate-hashes --quiet --custom-compile-command "make lock" \
 		-o requirements-dev.txt $(LOCK_FLAGS)
+	$(VENV)/bin/uv pip compile pyproject.toml --extra fast --universal \
+		--python-version 3.11 --generate-hashes --quiet --custom-compile-command "make lock" \
+		-c requirements-dev.txt -o requirements.txt $(LOCK_FLAGS)
 	$(VENV)/bin/pip install -q --require-hashes -r requirements-dev.txt
 	touch $(VENV)/.installed
 

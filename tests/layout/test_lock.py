@@ -1,4 +1,5 @@
-"""The lock, requirements-dev.txt, holds what pyproject.toml asks for.
+"""The locks, requirements-dev.txt and requirements.txt (the Docker image's), hold what
+pyproject.toml asks for.
 
 `make setup` installs the lock with ``--require-hashes`` and then the project with ``--no-deps``,
 so a requirement added to pyproject.toml but not to the lock would silently go missing from a
@@ -22,10 +23,10 @@ LOCKED = ("test", "fast")  # the extras `make lock` resolves
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)")
 
 
-def requirements() -> list[Requirement]:
+def requirements(extras: tuple[str, ...] = LOCKED) -> list[Requirement]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     out = [Requirement(r) for r in project["dependencies"]]
-    for extra in LOCKED:
+    for extra in extras:
         out += [Requirement(r) for r in project["optional-dependencies"][extra]]
     return out
 
@@ -63,6 +64,22 @@ def test_the_lock_pins_every_requirement_with_hashes() -> None:
     assert not (missing or outside or unhashed), (
         f"run `make lock`: not in requirements-dev.txt: {missing}; locked outside pyproject's "
         f"range: {outside}; without hashes: {unhashed}"
+    )
+
+
+def test_the_runtime_lock_pins_the_server_as_the_dev_lock_does() -> None:
+    """requirements.txt, what the Docker image installs: the project's dependencies and its
+    ``fast`` extra, hashed, at the dev lock's versions, and no test tool."""
+    runtime = pins((ROOT / "requirements.txt").read_text())
+    dev = pins((ROOT / "requirements-dev.txt").read_text())
+    missing = [str(r) for r in requirements(("fast",)) if canonicalize_name(r.name) not in runtime]
+    unhashed = [name for name, (_, hashes) in runtime.items() if hashes == 0]
+    other = [f"{n}=={v}" for n, (v, _) in runtime.items() if dev.get(n, (None,))[0] != v]
+    tools = [canonicalize_name(r.name) for r in requirements(("test",))]
+    dev_only = {"pytest", "hypothesis", "mypy", "ruff", "playwright", "vulture"} & set(tools)
+    assert not (missing or unhashed or other or dev_only & runtime.keys()), (
+        f"run `make lock`: not in requirements.txt: {missing}; without hashes: {unhashed}; "
+        f"not the dev lock's version: {other}; test tools: {dev_only & runtime.keys()}"
     )
 
 

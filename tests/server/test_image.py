@@ -62,6 +62,21 @@ def test_the_image_runs_as_a_non_root_user_on_all_interfaces():
     assert "npm ci" in text and "npm run build" in text and "python:3.11-slim" in text
 
 
+def test_the_image_installs_the_lock_then_the_package_alone():
+    """The image's Python packages are the lock's (pinned, hashed: tests/layout/test_lock.py
+    holds requirements.txt to pyproject.toml and to the dev lock); the package itself is
+    installed without resolving anything again."""
+    text = DOCKERFILE.read_text()
+    assert re.search(r"^COPY requirements\.txt ", text, re.M)
+    installs = [
+        " ".join(i.split()) for i in re.findall(r"pip install ([^&]*?)\s*(?:\\|$)", text, re.M)
+    ]
+    assert installs == [
+        "--no-cache-dir --require-hashes -r requirements.txt",
+        "--no-cache-dir --no-deps --no-build-isolation .",
+    ]
+
+
 async def test_the_entry_point_serves_healthz(tmp_path: Path):
     if docker_works():
         _in_docker()
