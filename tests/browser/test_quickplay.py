@@ -75,8 +75,9 @@ async def test_one_click_plays_gin_against_a_computer_and_play_again_keeps_the_s
     )
     await settled(page)
     await shot(page, f"quickplay-home-{device}")
+    width = page.viewport_size["width"]
     box = await page.locator("[data-testid=quickplay]").bounding_box()
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"]
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     code = await one_click_gin(page, named=not phone)
     assert await page.evaluate("localStorage.getItem('cardtable:level')") == "easy"
     first = await check_playing(page)
@@ -103,7 +104,7 @@ async def test_one_click_plays_gin_against_a_computer_and_play_again_keeps_the_s
     assert await page.locator("[data-testid=waiting-for-host]").count() == 0
     await again.scroll_into_view_if_needed()
     again_box = await again.bounding_box()
-    assert again_box is not None and again_box["x"] + again_box["width"] <= page.viewport_size["width"]
+    assert again_box is not None and again_box["x"] + again_box["width"] <= width
     await settled(page)
     await shot(page, f"quickplay-summary-{device}")
 
