@@ -85,7 +85,9 @@ View (``view(state, player)``; ``None`` for a spectator)
 hand's public moves: player, type, source, card, cards, meld; a stock draw never names the
 card; the game's ``reshuffle`` and ``stalemate`` have player ``None``), ``hands_played``,
 ``last_result`` (the reveal of the hand just finished: cards left and points per player;
-``None`` while a hand is being played), ``winner`` (once the game is over).
+``None`` while a hand is being played), ``winner`` (once the game is over), ``groups`` (the
+melds your own hand could make, as :func:`plugins.melds.best_arrangement` finds them (fewest
+points left), for the page's "Group melds"; ``None`` for spectators).
 """
 
 from __future__ import annotations
@@ -127,7 +129,7 @@ from plugins.cards import (
     sort_cards,
     suit,
 )
-from plugins.melds import arrange, check_meld, lay_off, lay_off_problem
+from plugins.melds import arrange, best_arrangement, check_meld, lay_off, lay_off_problem
 
 DRAW = "draw"
 PLAY = "play"
@@ -506,6 +508,7 @@ class Rummy:
             "hands_played": len(state.results),
             "last_result": plain(last) if last is not None else None,
             "winner": self._winner(state),
+            "groups": best_arrangement(state.hands[own]).melds if own is not None else None,
         }
 
     @staticmethod
@@ -517,11 +520,17 @@ class Rummy:
     # ------------------------------------------------------------------ table texts
 
     def describe(
-        self, before: RummyState, player: int | None, action: dict[str, Any], names: Sequence[str]
+        self,
+        before: RummyState,
+        player: int | None,
+        action: dict[str, Any],
+        names: Sequence[str],
+        after: RummyState | Rejection | None = None,
     ) -> str:
         """The public log line for ``action`` (stock draws and face-down cards unnamed)."""
         who = _name(names, player)
-        after = self.apply(before, player, action)
+        if after is None:
+            after = self.apply(before, player, action)
         if isinstance(after, Rejection):
             return f"{who} tried a move the rules don't allow: {after.message}"
         kind = action["type"]

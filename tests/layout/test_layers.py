@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("server.homemade",),  # game files, images, the library, rooms made from files
     ("server.social",),  # identities, lobby, challenges, chat, relations
     ("server.net",),  # HTTP routes, Socket.IO handlers, the hardened transport
-    ("server",),  # the app factory, the command line, the Python client
+    ("server",),  # the app factory, the command line
 ]
 
 

@@ -21,7 +21,7 @@ from plugins.simulate import Bot, drive, one_at_random, simulate
 
 DECK = sorted(STANDARD)
 # The view keys that may differ between players (everything else is public).
-PERSONAL = ("player", "hand", "drawn", "out_card")
+PERSONAL = ("player", "hand", "drawn", "out_card", "groups")
 CODES = frozenset(STANDARD)
 NAMES = ("Ana", "Ben", "Cy", "Dee")
 # A policy gets the state, the player, an rng and the player's legal actions (never empty).

@@ -1,8 +1,9 @@
 // A rule room on the page, for any game, drawn from `s.game` alone (docs/protocol.md, "Game"):
-// the game bar (the status line, your turn, the countdown, your buttons, the hint, Sort, the
-// scores), the dock over the table (a question with its countdown, the widgets a game asks for,
-// choosing cards to pass), glowing cards and zones for the drags you may make, and the sheet
-// (the scoreboard, the last hand's reveal, the final result). Nothing is decided here.
+// the game bar (the status line, your turn, the countdown, your buttons, the hint, Sort or the
+// "Group melds" toggle, the scores), the dock over the table (a question with its countdown,
+// the widgets a game asks for, choosing cards to pass), glowing cards and zones for the drags
+// you may make, and the sheet (the scoreboard, the last hand's reveal, the final result).
+// Nothing is decided here.
 
 import { cardIds, isCard, isHand, isStack } from "../table/board";
 import { faceName, faceUrl } from "../table/cards";
@@ -28,8 +29,12 @@ import type { Renderer } from "../table/render";
 import { me as myPlayer, type State } from "../table/state";
 import type { Control, Game, GameAction, Op, RevealLine } from "../core/types";
 import { type MenuItem, toast } from "../core/ui";
+import { load, save } from "../core/util";
 import { BidPad, KnockPicker, RankChooser } from "../table/widgets";
 import { endOfGame } from "./summary";
+
+/** Where "Group melds" is remembered (this browser). */
+const GROUP_KEY = "cardtable.groupMelds";
 
 export interface GameHost {
   s: State;
@@ -70,6 +75,11 @@ export class GameUI {
   private hintEl: HTMLElement;
   private controlsRow: HTMLElement;
   private sortBtn: HTMLButtonElement;
+  /** "Group melds": keep your hand ordered melds first (rummy games), remembered here. */
+  private groupBtn: HTMLButtonElement;
+  private grouping = load(GROUP_KEY) === "1";
+  /** The hand and melds last grouped for, so a hand you reorder stays until it changes. */
+  private groupedFor = "";
   private startBtn: HTMLButtonElement;
   private promptEl: HTMLElement;
   private bidPad: BidPad;
@@ -119,6 +129,24 @@ export class GameUI {
       "Sort",
     );
     this.sortBtn.addEventListener("click", () => this.sortHand());
+    this.groupBtn = h(
+      "button",
+      {
+        type: "button",
+        class: "toggle",
+        "data-testid": "game-group",
+        "aria-pressed": String(this.grouping),
+        title: "Keep your hand in order: its melds together, runs and sets, the rest after",
+      },
+      "Group melds",
+    );
+    this.groupBtn.addEventListener("click", () => {
+      this.grouping = !this.grouping;
+      save(GROUP_KEY, this.grouping ? "1" : null);
+      this.groupBtn.setAttribute("aria-pressed", String(this.grouping));
+      this.groupedFor = "";
+      this.render();
+    });
     this.startBtn = h(
       "button",
       { type: "button", class: "primary", "data-testid": "game-start", title: "Start with the players seated now", hidden: true },
@@ -133,6 +161,7 @@ export class GameUI {
       this.knock.bar,
       this.startBtn,
       this.sortBtn,
+      this.groupBtn,
       this.hintEl,
     );
     this.bar = h(
@@ -228,7 +257,10 @@ export class GameUI {
     const hint = g.hint || (g.waiting ? this.waitingHint(g) : "");
     this.hintEl.hidden = !hint;
     setText(this.hintEl, hint);
-    this.sortBtn.hidden = !playing || hand.length < 2 || !!g.outcome;
+    const canSort = playing && hand.length >= 2 && !g.outcome;
+    this.groupBtn.hidden = !canSort || this.meldsInView(g) === null;
+    this.sortBtn.hidden = !canSort || (!this.groupBtn.hidden && this.grouping);
+    if (!this.groupBtn.hidden && this.grouping) this.keepGrouped(g);
     this.startBtn.hidden = !(g.waiting && this.amHost() && sitting >= g.min_players && sitting <= g.max_players);
 
     for (const el of [this.buttonsEl, this.picksEl]) el.hidden = !el.childElementCount;
@@ -418,11 +450,24 @@ export class GameUI {
     return out;
   }
 
-  /** The engine's melds in your hand, when its view offers an arrangement (rummy games). */
+  /** The engine's melds in your hand, when its view offers them (rummy games: Gin's
+   *  `arrangement`, Rummy's `groups`). */
   private meldsInView(g: Game): string[][] | null {
     const arr = g.view?.arrangement as { melds?: unknown } | null | undefined;
-    if (!arr || !Array.isArray(arr.melds)) return null;
-    return arr.melds.filter((m): m is string[] => Array.isArray(m) && m.every((f) => typeof f === "string"));
+    const melds = arr && Array.isArray(arr.melds) ? arr.melds : g.view?.groups;
+    if (!Array.isArray(melds)) return null;
+    return melds.filter((m): m is string[] => Array.isArray(m) && m.every((f) => typeof f === "string"));
+  }
+
+  /** "Group melds" on: sort the hand whenever its cards or its melds change (not again while
+   *  they stay the same, so the order a player makes by hand holds until then). */
+  private keepGrouped(g: Game): void {
+    const hand = this.myHand();
+    if (!hand) return;
+    const key = JSON.stringify([[...hand.cards].sort(), this.meldsInView(g)]);
+    if (key === this.groupedFor) return;
+    this.groupedFor = key;
+    this.sortHand();
   }
 
   /** Sort: the engine's melds first (when it names any), then by suit and rank. */
