@@ -241,7 +241,7 @@ IN_VIEW = """() => {
   const st = document.querySelector('[data-testid=stage]').getBoundingClientRect();
   const hand = document.querySelector('[data-testid=my-hand]').getBoundingClientRect();
   const bottom = Math.min(hand.top, innerHeight);
-  const sel = '[data-testid=other-hand-name], .fan-card, [data-testid=counter], '
+  const sel = '[data-testid=seat-plate], .fan-card, [data-testid=counter], '
     + '[data-testid=label], [data-testid=stack], [data-testid=card][data-where=stack]';
   const out = [];
   for (const el of document.querySelectorAll(sel)) {
@@ -278,16 +278,16 @@ async def phone_game(pages: Any, game: str, bots: tuple[int, ...]) -> tuple[Any,
 
 
 async def assert_whole_table(page: Any, seats: int) -> None:
-    """Every other hand (its cards and its name), every marker and every zone in view above the
-    hand strip, and table cards at least 40 px wide."""
+    """Every other hand (its cards), every seat plate (names and numbers), every marker and every
+    zone in view above the hand strip, and table cards at least 40 px wide."""
     assert await page.locator("[data-testid=other-hand]").count() == seats - 1
-    names = await page.locator("[data-testid=other-hand-name]").count()
-    assert names == seats - 1
+    plates = await page.locator("[data-testid=seat-plate]").count()
+    assert plates == seats
     boxes = await page.evaluate(IN_VIEW)
     out = [b for b in boxes if not b["inside"]]
     assert not out, out
     kinds = {b["what"] for b in boxes}
-    assert "other-hand-name" in kinds and "fan-card" in kinds, kinds
+    assert "seat-plate" in kinds and "fan-card" in kinds, kinds
     card_w = await page.evaluate("() => window.__cardtable.room.r.cardSize('table').w")
     assert card_w >= 40, card_w
 
@@ -301,7 +301,7 @@ async def test_spades_on_an_upright_phone_shows_the_whole_table(pages):
         for b in tricks[i + 1 :]:
             assert not overlap(a, b), (a, b)
     await shot(page, "phone-spades-bidding")
-    # Bid (the pad takes taps), then every player's bid label is on the table, all in view.
+    # Bid (the pad takes taps), then every player's bid is on their seat plate, all in view.
     for _ in range(8):
         await wait_js(
             page,
@@ -313,12 +313,14 @@ async def test_spades_on_an_upright_phone_shows_the_whole_table(pages):
             break
         await finger.tap("[data-testid=bid-pad] [data-testid=bid][data-bid='3']")
         await wait_js(page, "s.game.view.bids[0] !== null")
-    await page.locator("[data-testid=label]").nth(3).wait_for()
+    await wait_js(page, "s.game.view.bids.every(b => b !== null)")
     await settled(page)
     await assert_whole_table(page, 4)
-    labels = await page.locator("[data-testid=label]").count()
-    counters = await page.locator("[data-testid=counter]").count()
-    assert labels == 4 and counters == 6, (labels, counters)
+    bids = await page.locator("[data-testid=seat-plate] [data-stat=bid]").all_text_contents()
+    assert len(bids) == 4 and all(b != "Bid –" for b in bids), bids
+    # No loose counters or labels: the numbers are on the plates.
+    loose = await page.locator("[data-testid=label], [data-testid=counter]").count()
+    assert loose == 0, loose
     # Play a card by dragging it up out of the hand onto the middle, when it is our turn.
     await wait_js(
         page,

@@ -84,7 +84,7 @@ async def test_spades_for_four_through_the_generic_ui(pages):
     assert (await game(a))["me"] == 0 and (await game(b))["me"] == 1
 
     # Each page sits at the bottom: Ben's trick zone is where Ana's is on her page; Ben sees
-    # Ana (player 0) on his right, Ana sees Ben on her left; three fanned hands with names.
+    # Ana (player 0) on his right, Ana sees Ben on her left; three fanned hands, four plates.
     assert same_place(await box(a, "[data-id=trick0]"), await box(b, "[data-id=trick1]"))
     assert same_place(await box(a, "[data-id=trick2]"), await box(b, "[data-id=trick3]"))
     felt = await box(b, "[data-testid=table]")
@@ -94,12 +94,9 @@ async def test_spades_for_four_through_the_generic_ui(pages):
     assert ben_on_a["x"] + ben_on_a["width"] < felt["x"] + 0.25 * felt["width"]
     for p in (a, b):
         assert await p.locator("[data-testid=other-hand]").count() == 3
-    assert (
-        await a.locator(
-            "[data-testid=other-hand][data-player='1'] [data-testid=other-hand-name]"
-        ).text_content()
-        == "Ben · 13 cards"
-    )
+    ben = a.locator("[data-testid=seat-plate][data-player='1']")
+    assert await ben.locator("[data-testid=plate-name]").text_content() == "Ben"
+    assert await ben.locator("[data-testid=plate-cards]").text_content() == "13 cards"
 
     # Bidding: the bid pad shows on the page whose turn it is, with the bids the server allows.
     shots = 0

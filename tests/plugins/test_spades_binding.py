@@ -1,30 +1,23 @@
-"""The Spades binding's table: each side's bags (rule 12) are shown as a counter, like the bids
-and tricks, and the markers round a place don't cover each other."""
+"""The Spades binding's table: each side's bags (rule 12), the bids and the tricks taken are on
+the players' seat plates, read from the game view (the public one too: a spectator sees them),
+not loose markers on the table; an unchanged place is the object shown before."""
 
 from __future__ import annotations
 
-from plugins.base import Marker
 from plugins.spades.binding import BINDING
 from plugins.spades.rules import ENGINE, SpadesState
 from tests.plugins.test_spades_rules import bid_all, first_state, ok, play_deal
 
-# The sizes the page draws markers at (web/src/table/board.ts WIDGET_SIZE).
-SIZE = {"counter": (150.0, 66.0), "label": (200.0, 40.0)}
-
-
-def markers(state: SpadesState) -> dict[str, Marker]:
-    return {m.id: m for m in BINDING.project(state).markers}
-
 
 def bags_shown(state: SpadesState) -> tuple[int, int]:
-    found = markers(state)
-    for side in (0, 1):
-        m = found[f"bags{side}"]
-        assert (m.kind, m.label, m.owner) == ("counter", "Team bags", side)
-    return found["bags0"].value, found["bags1"].value
+    """Each side's bags as a seat plate reads them: from the public view and every player's."""
+    bags = ENGINE.view(state, None)["bags"]
+    for p in range(4):
+        assert ENGINE.view(state, p)["bags"] == bags
+    return bags[0], bags[1]
 
 
-def test_each_sides_bags_are_on_the_table() -> None:
+def test_each_sides_bags_are_in_the_view() -> None:
     counts = {0: 0, 1: 1, 2: 10, 3: 2}  # side 0 bids 6 and takes 10; side 1 bids 3, takes 3
     state = first_state(counts)
     assert bags_shown(state) == (0, 0)
@@ -39,22 +32,24 @@ def test_each_sides_bags_are_on_the_table() -> None:
     state = play_deal(state, {0: 3, 1: 2, 2: 2, 3: 2}, last)
     assert state.history[-1].sides[0].penalty == -100
     assert bags_shown(state) == (0, 1) == state.bags
-    # The counters come from the state alone: a stored game shows the same.
+    # The numbers come from the state alone: a stored game shows the same.
     assert bags_shown(ENGINE.load(ENGINE.dump(state))) == (0, 1)
 
 
-def test_markers_round_a_place_do_not_overlap() -> None:
-    state = bid_all(first_state({0: 3, 1: 4, 2: 2, 3: 4}), {0: 3, 1: 3, 2: 3, 3: 3})
-    boxes = []
-    for m in markers(state).values():
-        w, h = SIZE[m.kind]
-        boxes.append((m.id, m.x, m.y, w, h))
-    assert {b[0] for b in boxes} >= {"bid0", "taken0", "bags0", "bid1", "taken1", "bags1"}
-    for i, (a, ax, ay, aw, ah) in enumerate(boxes):
-        assert min(ax, ay) >= 0 and ay + ah <= 1000, a
-        for b, bx, by, bw, bh in boxes[i + 1 :]:
-            apart = ax + aw <= bx or bx + bw <= ax or ay + ah <= by or by + bh <= ay
-            assert apart, (a, b)
+def test_bids_and_tricks_are_on_the_plates_not_loose_on_the_table() -> None:
+    state = bid_all(first_state({0: 3, 1: 4, 2: 2, 3: 4}), {0: 3, 1: 0, 2: 3, 3: 3})
+    assert BINDING.project(state).markers == ()
+    public = ENGINE.view(state, None)
+    assert public["bids"] == [3, 0, 3, 3] and public["tricks_taken"] == [0, 0, 0, 0]
+    assert public["teams"] == [[0, 2], [1, 3]] and public["hand_counts"] == [13] * 4
+    assert state.turn is not None
+    played = state
+    for _ in range(4):
+        assert played.turn is not None
+        played = ok(played, played.turn, ENGINE.legal_actions(played, played.turn)[0])
+    played = ok(played, None, {"type": "gather"}) if played.trick else played
+    assert sum(ENGINE.view(played, None)["tricks_taken"]) == 1
+    assert BINDING.project(played).markers == ()
 
 
 def test_unchanged_places_and_markers_are_the_objects_shown_before() -> None:
@@ -70,3 +65,23 @@ def test_unchanged_places_and_markers_are_the_objects_shown_before() -> None:
     changed = [o.id for o in [*after.zones, *after.markers] if was[o.id] != o]
     assert changed == [f"trick{state.turn}"]
     assert all(was[o.id] is o for o in [*after.zones, *after.markers] if o.id not in changed)
+
+
+def test_finished_tricks_history_and_scoreboard_are_worked_out_once_per_value() -> None:
+    # A card played leaves the finished tricks and the history as they were: every view of
+    # the next state shares their plain data, and the scoreboard is the same object; a
+    # gathered trick or a scored deal makes new ones (equal to a fresh conversion).
+    counts = {0: 0, 1: 1, 2: 10, 3: 2}
+    state = play_deal(first_state(counts), {0: 0, 1: 1, 2: 6, 3: 2}, counts, fresh=False)
+    state = ok(state, 0, {"type": "next_deal"})
+    names = ["Ana", "Ben", "Cy", "Di"]
+    before = ENGINE.view(state, None)
+    board = ENGINE.scoreboard(state, names)
+    state = bid_all(state, {0: 3, 1: 4, 2: 2, 3: 4})
+    after = ENGINE.view(state, 1)
+    assert after["history"] is before["history"] and after["played"] is before["played"]
+    assert ENGINE.scoreboard(state, names) is board
+    assert ENGINE.scoreboard(state, ["Ana", "Ben", "Cy", "Dee"]) is not board
+    loaded = ENGINE.load(ENGINE.dump(state))  # equal values, other tuples: converted anew
+    again = ENGINE.view(loaded, 1)
+    assert again == after and again["history"] is not after["history"]

@@ -32,6 +32,7 @@ import { type MenuItem, toast } from "../core/ui";
 import { load, save } from "../core/util";
 import { BidPad, KnockPicker, RankChooser } from "../table/widgets";
 import { endOfGame } from "./summary";
+import { SeatPlates } from "./plateview";
 
 /** Where "Group melds" is remembered (this browser). */
 const GROUP_KEY = "cardtable.groupMelds";
@@ -98,6 +99,8 @@ export class GameUI {
   private meldMarks = new Set<HTMLElement>();
   private ticker: number | null = null;
   private sorted: SortedControls = sortControls([], []);
+  /** A plate at each player's place: name, cards held, the game's numbers, the turn. */
+  private platesEl: SeatPlates | null = null;
 
   constructor(private host: GameHost) {
     const widgetHost = { act: (a: GameAction) => this.act(a), changed: () => host.changed(), notice: (t: string) => toast(t, "error") };
@@ -185,6 +188,12 @@ export class GameUI {
     });
   }
 
+  /** Made on first use: the renderer (and its layer) comes after the game bar. */
+  private get plates(): SeatPlates {
+    this.platesEl ??= new SeatPlates(this.host.r.layer);
+    return this.platesEl;
+  }
+
   private get game(): Game | null {
     return this.host.s.game;
   }
@@ -225,6 +234,7 @@ export class GameUI {
       this.glow(new Map());
       this.markMelds(null);
       this.tick(false);
+      this.plates.render(this.host.s, this.host.r.geom);
       return;
     }
     const s = this.host.s;
@@ -268,6 +278,9 @@ export class GameUI {
 
     const board = g.scoreboard;
     this.scoresBtn.hidden = !board && !g.reveal && !g.outcome;
+    // A phone's game bar shows the totals only (the long form, with the sides' names, is the
+    // button's text everywhere else; app.css picks one).
+    if (board) this.scoresBtn.dataset.short = `Scores ${board.totals.slice(0, board.scored ?? board.columns.length).join(" · ")}`;
     if (board)
       setText(
         this.scoresBtn,
@@ -281,6 +294,7 @@ export class GameUI {
     this.markMelds(playing ? this.meldsInView(g) : null);
     this.tick(!!g.timer);
     this.updateTimers();
+    this.plates.render(s, this.host.r.geom);
 
     // A hand (or the game) just ended: show the reveal with the scores.
     const revealKey = g.reveal || g.outcome ? JSON.stringify([g.reveal, g.outcome]) : "";
@@ -293,10 +307,14 @@ export class GameUI {
       this.autoOpened = false;
     }
     this.renderSheet(g);
-    // The dock floats over the table, just above the hand strip.
+    // The dock floats over the table, just above the hand strip. On a phone the bid pad is a
+    // single row over the lower part of the hand instead (the cards' corners stay in view): the
+    // table, the plates and the trick stay uncovered while you bid.
     const geo = this.host.r.geom;
+    const overHand = geo.w < 600 && !this.bidPad.el.hidden && this.dock.childElementCount > 0;
+    toggleClass(this.dock, "over-hand", overHand);
     this.dock.style.left = `${geo.w / 2}px`;
-    this.dock.style.bottom = `${geo.h - geo.hand.y + 10}px`;
+    this.dock.style.bottom = overHand ? "4px" : `${geo.h - geo.hand.y + 10}px`;
   }
 
   private controlButton(c: Control, testid: string, cls = ""): HTMLButtonElement {
@@ -408,6 +426,7 @@ export class GameUI {
   private updateTimers(): void {
     const g = this.game;
     const t = g ? timerLeft(g.timer, Date.now() / 1000) : null;
+    this.plates.tick(g);
     this.timerEl.hidden = !t;
     const boxes: [HTMLElement, HTMLElement][] = [[this.timerFill, this.timerText]];
     const pt = this.promptEl.querySelector<HTMLElement>(".prompt-timer");

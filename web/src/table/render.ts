@@ -272,7 +272,7 @@ export class Renderer {
     }
   }
 
-  /** Other players' hands in a game: card backs fanned at their places, with their names. */
+  /** Other players' hands in a game: card backs fanned at their places. */
   private fans(s: State): void {
     const g = this.geom;
     const seen = new Set<string>();
@@ -287,12 +287,7 @@ export class Renderer {
       seen.add(id);
       let rec = this.fanEls.get(id);
       if (!rec) {
-        const el = h(
-          "div",
-          { class: "other-hand", "data-testid": "other-hand", role: "group" },
-          h("div", { class: "fan-cards" }),
-          h("div", { class: "fan-name", "data-testid": "other-hand-name" }),
-        );
+        const el = h("div", { class: "other-hand", "data-testid": "other-hand", role: "group" }, h("div", { class: "fan-cards" }));
         rec = { el, key: "", content: "" };
         this.fanEls.set(id, rec);
         this.layer.appendChild(el);
@@ -303,7 +298,7 @@ export class Renderer {
       el.dataset.n = String(p.n);
       const shown = Math.min(p.n, FAN_MAX);
       const content = `${shown}|${back}|${p.name}|${p.n}`;
-      const [cards, name] = [el.firstChild as HTMLElement, el.lastChild as HTMLElement];
+      const cards = el.firstChild as HTMLElement;
       if (rec.content !== content) {
         rec.content = content;
         const src = backUrl(back);
@@ -315,23 +310,16 @@ export class Renderer {
           imgs.push(img);
         }
         cards.replaceChildren(...imgs);
-        setText(name, `${p.name} · ${p.n} card${p.n === 1 ? "" : "s"}`);
         el.setAttribute("aria-label", `${p.name}'s hand: ${p.n} card${p.n === 1 ? "" : "s"}`);
       }
-      // The fan turns to face the table centre; the name stays upright.
+      // The fan turns to face the table centre (the name, cards held and the game's numbers are
+      // on the player's seat plate: game/plateview.ts).
       const cx = g.ox + p.x * g.s;
       const cy = g.oy + p.y * g.s;
       const key = `${cx}|${cy}|${g.s}|${p.rot}|${g.w}|${content}`;
       if (rec.key === key) continue;
       rec.key = key;
       cards.style.transform = `translate(${cx - FAN_W / 2}px, ${cy - FAN_H / 2}px) scale(${g.s}) rotate(${p.rot}deg)`;
-      // The name tag behind the fan (towards the edge), kept inside the stage (its size is
-      // known once it holds its text).
-      const k = Math.min(1, Math.max(0.6, g.s));
-      const half = (name.offsetWidth * k) / 2;
-      const tx = Math.max(half + 4, Math.min(g.w - half - 4, g.ox + (p.x - p.fx * 70) * g.s));
-      const ty = g.oy + (p.y - p.fy * 70) * g.s;
-      name.style.transform = `translate(${tx}px, ${ty}px) translate(-50%, -50%) scale(${k})`;
     }
     for (const [key, rec] of this.fanEls) {
       if (!seen.has(key)) {

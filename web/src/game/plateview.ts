@@ -1,0 +1,153 @@
+// The seat plates on the page: one element per engine player over the table, filled from
+// plates.ts (what each shows) and put where `placePlates` finds room (clear of the hands, the
+// zones and the other plates, inside the table). The plate of the player to act glows; a
+// computer's says "thinking…", a timed move counts down on it.
+
+import { h, setText, toggleClass } from "../core/dom";
+import type { Game } from "../core/types";
+import type { Geom } from "../table/geom";
+import { handPlaces } from "../table/seating";
+import type { State } from "../table/state";
+import { timerLeft } from "./controls";
+import { type Box, fanBox, obstacleBoxes, type PlateAsk, type PlateInfo, placeFrames, placePlates, plateInfos } from "./plates";
+
+interface PlateEl {
+  el: HTMLElement;
+  name: HTMLElement;
+  tag: HTMLElement;
+  cards: HTMLElement;
+  stats: HTMLElement;
+  turn: HTMLElement;
+  ring: SVGCircleElement;
+  secs: HTMLElement;
+  content: string;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+const RING = 2 * Math.PI * 8;
+
+function levelText(level: string): string {
+  return level.charAt(0).toUpperCase() + level.slice(1);
+}
+
+export class SeatPlates {
+  private els = new Map<number, PlateEl>();
+  private placeKey = "";
+
+  constructor(private layer: HTMLElement) {}
+
+  private make(): PlateEl {
+    const ring = document.createElementNS(SVG, "circle");
+    ring.setAttribute("cx", "10");
+    ring.setAttribute("cy", "10");
+    ring.setAttribute("r", "8");
+    ring.setAttribute("class", "plate-ring-fill");
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", "0 0 20 20");
+    svg.setAttribute("class", "plate-ring");
+    svg.setAttribute("aria-hidden", "true");
+    const track = document.createElementNS(SVG, "circle");
+    for (const [k, v] of [
+      ["cx", "10"],
+      ["cy", "10"],
+      ["r", "8"],
+      ["class", "plate-ring-track"],
+    ])
+      track.setAttribute(k, v);
+    svg.append(track, ring);
+    const secs = h("span", { class: "plate-secs", "data-testid": "plate-countdown" });
+    const name = h("span", { class: "plate-name", "data-testid": "plate-name" });
+    const tag = h("span", { class: "plate-tag", "data-testid": "plate-computer" });
+    const cards = h("span", { class: "plate-cards", "data-testid": "plate-cards" });
+    const stats = h("div", { class: "plate-stats" });
+    const turn = h("div", { class: "plate-turn", "data-testid": "plate-turn" });
+    const el = h(
+      "div",
+      { class: "seat-plate", "data-testid": "seat-plate", role: "group" },
+      h("div", { class: "plate-head" }, name, tag),
+      h("div", { class: "plate-row" }, cards, stats),
+      turn,
+    );
+    this.layer.appendChild(el);
+    return { el, name, tag, cards, stats, turn, ring, secs, content: "" };
+  }
+
+  private fill(p: PlateEl, info: PlateInfo, game: Game): void {
+    const content = JSON.stringify([info, !!game.timer]);
+    if (p.content === content) return;
+    p.content = content;
+    const el = p.el;
+    el.dataset.player = String(info.player);
+    el.dataset.seat = String(info.seat);
+    el.dataset.place = String(info.place);
+    toggleClass(el, "you", info.you);
+    toggleClass(el, "acting", info.acting);
+    toggleClass(el, "bot", info.bot);
+    setText(p.name, info.you ? `${info.name} (you)` : info.name);
+    p.tag.hidden = !info.bot;
+    setText(p.tag, !info.bot ? "" : info.level ? `Computer · ${levelText(info.level)}` : "Computer");
+    p.cards.hidden = info.cards === null;
+    setText(p.cards, info.cards === null ? "" : `${info.cards} card${info.cards === 1 ? "" : "s"}`);
+    p.stats.replaceChildren(
+      ...info.stats.map((st) => h("span", { class: "plate-stat", "data-testid": "plate-stat", "data-stat": st.key }, st.text)),
+    );
+    // The turn line keeps its room when empty, so a plate's size does not change with the turn.
+    const words = info.thinking ? "thinking…" : info.acting ? (info.you ? "your turn" : "to play") : "";
+    p.turn.replaceChildren(...(info.timed ? [p.ring.ownerSVGElement as SVGSVGElement, p.secs] : []), h("span", {}, words));
+    toggleClass(p.turn, "idle", !info.acting);
+    const what = [info.name, info.bot ? (info.level ? `computer, ${info.level}` : "computer") : "", p.cards.textContent ?? ""];
+    el.setAttribute("aria-label", [...what, ...info.stats.map((s) => s.text), words].filter(Boolean).join(", "));
+  }
+
+  render(s: State, g: Geom): void {
+    const game = s.game;
+    const infos = plateInfos(game, s.view, s.players);
+    const seen = new Set<number>();
+    for (const info of infos) {
+      seen.add(info.player);
+      let p = this.els.get(info.player);
+      if (!p) {
+        p = this.make();
+        this.els.set(info.player, p);
+      }
+      this.fill(p, info, game as Game);
+    }
+    for (const [k, p] of this.els)
+      if (!seen.has(k)) {
+        p.el.remove();
+        this.els.delete(k);
+      }
+    if (!infos.length) {
+      this.placeKey = "";
+      return;
+    }
+    this.tick(game);
+    // Plates are drawn a little larger than the table's scale where that is small (readable).
+    const k = Math.max(0.72, Math.min(1, g.s * 1.6));
+    const fans = new Map(handPlaces(s.view, game, s.table).map((f) => [f.player, fanBox(f.x, f.y, f.n, f.rot)]));
+    const asks: PlateAsk[] = infos.map((info) => {
+      const el = (this.els.get(info.player) as PlateEl).el;
+      return { place: info.place, w: (el.offsetWidth * k) / g.s, h: (el.offsetHeight * k) / g.s, fan: fans.get(info.player) ?? null };
+    });
+    const obstacles = obstacleBoxes(s.view, 1 / g.s);
+    const key = JSON.stringify([asks, obstacles, g.s, g.ox, g.oy, g.tw, g.th]);
+    if (key === this.placeKey) return;
+    this.placeKey = key;
+    const boxes: Box[] = placePlates(placeFrames(game, s.table), asks, obstacles, { w: g.tw, h: g.th });
+    infos.forEach((info, i) => {
+      const b = boxes[i];
+      const el = (this.els.get(info.player) as PlateEl).el;
+      el.style.transform = `translate(${g.ox + b.x * g.s}px, ${g.oy + b.y * g.s}px) scale(${k})`;
+    });
+  }
+
+  /** The countdown on the acting player's plate (called by the game bar's ticker too). */
+  tick(game: Game | null): void {
+    const t = game ? timerLeft(game.timer, Date.now() / 1000) : null;
+    for (const p of this.els.values()) {
+      if (!p.el.classList.contains("acting") || !t) continue;
+      p.ring.setAttribute("stroke-dasharray", `${(RING * t.frac).toFixed(2)} ${RING.toFixed(2)}`);
+      setText(p.secs, String(Math.ceil(t.left)));
+    }
+  }
+}
