@@ -241,10 +241,17 @@ class Engine(Protocol[S]):
         ...
 
     def describe(
-        self, before: S, player: int | None, action: dict[str, Any], names: Sequence[str]
+        self,
+        before: S,
+        player: int | None,
+        action: dict[str, Any],
+        names: Sequence[str],
+        after: S | Rejection | None = None,
     ) -> str:
         """The public log line for ``action`` applied to ``before``: plain words and card names
-        ("Ana discarded the queen of clubs"), never a card the others may not see."""
+        ("Ana discarded the queen of clubs"), never a card the others may not see. ``after``:
+        what ``apply(before, player, action)`` gave, when the caller has it already (the server
+        does), so the move is not applied a second time."""
         ...
 
     def status(self, state: S, names: Sequence[str]) -> str:
@@ -411,13 +418,18 @@ class Binding(Protocol):
         your own hand), or why it is not a move of this game."""
         ...
 
-    def controls(self, state: Any, player: int) -> list[Control]:
-        """``player``'s legal actions, each with how it is done."""
+    def controls(
+        self, state: Any, player: int, legal: list[dict[str, Any]] | None = None
+    ) -> list[Control]:
+        """``player``'s legal actions, each with how it is done. ``legal``: the engine's
+        ``legal_actions(state, player)``, when the caller has them already (the server does),
+        so they are not worked out twice."""
         ...
 
-    def hint(self, state: Any, player: int) -> str | None:
+    def hint(self, state: Any, player: int, view: dict[str, Any] | None = None) -> str | None:
         """Why an expected action is unavailable, in words ("your deadwood would be 23; the
-        limit is 10"), or ``None``."""
+        limit is 10"), or ``None``. ``view``: the engine's ``view(state, player)``, when the
+        caller has it already (the server does)."""
         ...
 
 

@@ -143,9 +143,11 @@ class GinRummyBinding:
             "pile into your hand, then discard one card onto the discard pile.",
         )
 
-    def controls(self, state: GinState, player: int) -> list[Control]:
+    def controls(
+        self, state: GinState, player: int, legal: list[dict[str, Any]] | None = None
+    ) -> list[Control]:
         out: list[Control] = []
-        for action in self.engine.legal_actions(state, player):
+        for action in legal if legal is not None else self.engine.legal_actions(state, player):
             kind = action["type"]
             card = action.get("card")
             if kind == "take_upcard":
@@ -198,8 +200,10 @@ class GinRummyBinding:
                 out.append(Control(action, "Next hand"))
         return out
 
-    def hint(self, state: GinState, player: int) -> str | None:
-        blocked = self.engine.view(state, player).get("knock_blocked")
+    def hint(self, state: GinState, player: int, view: dict[str, Any] | None = None) -> str | None:
+        if view is None:
+            view = self.engine.view(state, player)
+        blocked = view.get("knock_blocked")
         return str(blocked) if blocked else None
 
 

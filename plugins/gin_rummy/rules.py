@@ -674,10 +674,12 @@ class GinRummy:
         player: int | None,
         action: dict[str, Any],
         names: Sequence[str],
+        after: GinState | Rejection | None = None,
     ) -> str:
         """The public log line for ``action`` by ``player`` on ``before``."""
         who = _name(names, player)
-        after = self.apply(before, player, action)
+        if after is None:
+            after = self.apply(before, player, action)
         if isinstance(after, Rejection) or player is None:
             return f"{who} tried a move the rules don't allow"
         kind = action["type"]

@@ -227,10 +227,12 @@ class PenniesBinding:
             "lay off onto melds and discard onto the discard pile.",
         )
 
-    def controls(self, state: PenniesState, player: int) -> list[Control]:
+    def controls(
+        self, state: PenniesState, player: int, legal: list[dict[str, Any]] | None = None
+    ) -> list[Control]:
         out: list[Control] = []
         top = state.discard[-1] if state.discard else None
-        for action in self.engine.legal_actions(state, player):
+        for action in legal if legal is not None else self.engine.legal_actions(state, player):
             kind = action["type"]
             if kind == "buy" and top is not None:
                 out.append(
@@ -281,7 +283,9 @@ class PenniesBinding:
                 out.append(Control(action, "Next round"))
         return out
 
-    def hint(self, state: PenniesState, player: int) -> str | None:
+    def hint(
+        self, state: PenniesState, player: int, view: dict[str, Any] | None = None
+    ) -> str | None:
         if state.phase == "play" and state.turn == player and not state.opened[player]:
             need = self.engine.view(state, None)["requirement"]["text"]
             laid = state.melds[player]

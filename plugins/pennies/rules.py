@@ -1290,9 +1290,11 @@ class Pennies:
         player: int | None,
         action: dict[str, Any],
         names: Sequence[str],
+        after: PenniesState | Rejection | None = None,
     ) -> str:
         """The public log line for ``action`` applied to ``before``."""
-        after = self.apply(before, player, action)
+        if after is None:
+            after = self.apply(before, player, action)
         if player is None and before.offer is not None:
             player = before.offer.player
         who = _name(names, player)

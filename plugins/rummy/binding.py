@@ -80,9 +80,11 @@ class RummyBinding:
             "pile, lay down melds on 'New meld', lay off onto melds, and discard.",
         )
 
-    def controls(self, state: RummyState, player: int) -> list[Control]:
+    def controls(
+        self, state: RummyState, player: int, legal: list[dict[str, Any]] | None = None
+    ) -> list[Control]:
         out: list[Control] = []
-        for action in self.engine.legal_actions(state, player):
+        for action in legal if legal is not None else self.engine.legal_actions(state, player):
             kind = action["type"]
             if kind == "draw":
                 src = action["source"]
@@ -129,7 +131,9 @@ class RummyBinding:
                 out.append(Control(action, "Next hand"))
         return out
 
-    def hint(self, state: RummyState, player: int) -> str | None:
+    def hint(
+        self, state: RummyState, player: int, view: dict[str, Any] | None = None
+    ) -> str | None:
         return None
 
 

@@ -74,9 +74,11 @@ class SpadesBinding:
             "In Spades you play a card by dragging it from your hand to the middle of the table.",
         )
 
-    def controls(self, state: SpadesState, player: int) -> list[Control]:
+    def controls(
+        self, state: SpadesState, player: int, legal: list[dict[str, Any]] | None = None
+    ) -> list[Control]:
         out: list[Control] = []
-        for action in self.engine.legal_actions(state, player):
+        for action in legal if legal is not None else self.engine.legal_actions(state, player):
             kind = action["type"]
             if kind == "bid":
                 bid = action["bid"]
@@ -103,7 +105,9 @@ class SpadesBinding:
                 out.append(Control(action, "Next deal"))
         return out
 
-    def hint(self, state: SpadesState, player: int) -> str | None:
+    def hint(
+        self, state: SpadesState, player: int, view: dict[str, Any] | None = None
+    ) -> str | None:
         return None
 
 

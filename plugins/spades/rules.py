@@ -381,6 +381,33 @@ def _bags_text(side: SideResult) -> str:
     return f"{side.bags} (+{side.bags_gained}{extra})"
 
 
+# A state shares its finished tricks and its deals' history (tuples of frozen structs) with the
+# states before it: a card played changes neither. So ``view`` turns each such tuple into plain
+# data once, not once per view of every state, and ``scoreboard`` is built once per history,
+# scores and names: each kept by the tuple's identity (an entry holds its tuple, so its id is not
+# reused while kept), the oldest entry dropped beyond _MEMO entries. Every view of the same
+# tricks shares those lists: views are read, never changed.
+_MEMO = 512
+_PLAIN: dict[int, tuple[tuple[Any, ...], Any]] = {}
+_BOARDS: dict[tuple[object, ...], tuple[tuple[Any, ...], Scoreboard]] = {}
+
+
+def _kept(memo: dict[Any, Any], key: Any, entry: Any) -> None:
+    if len(memo) >= _MEMO:
+        del memo[next(iter(memo))]
+    memo[key] = entry
+
+
+def _plain_once(part: tuple[Any, ...]) -> Any:
+    """``plain(part)``, worked out once for this tuple."""
+    hit = _PLAIN.get(id(part))
+    if hit is not None and hit[0] is part:
+        return hit[1]
+    out = plain(part)
+    _kept(_PLAIN, id(part), (part, out))
+    return out
+
+
 def _trick_count(state: SpadesState) -> list[int]:
     taken = [0] * PLAYERS
     for t in state.tricks:
@@ -787,7 +814,7 @@ class Spades:
         hidden = own is not None and state.unseen[own]
         hand = None if own is None or hidden else list(state.hands[own])
         taken = _trick_count(state)
-        played = plain(state.tricks)
+        played = _plain_once(state.tricks)
         leader = state.leader
         trick = (
             [{"player": (leader + i) % PLAYERS, "card": c} for i, c in enumerate(state.trick)]
@@ -829,7 +856,7 @@ class Spades:
             "scores": list(state.scores),
             "bags": list(state.bags),
             "contracts": contracts,
-            "history": plain(state.history),
+            "history": _plain_once(state.history),
             "winner": state.winner,
         }
 
@@ -854,7 +881,12 @@ class Spades:
     # ---------------------------------------------------------------------------- words
 
     def describe(
-        self, before: SpadesState, player: int | None, action: dict[str, Any], names: Sequence[str]
+        self,
+        before: SpadesState,
+        player: int | None,
+        action: dict[str, Any],
+        names: Sequence[str],
+        after: SpadesState | Rejection | None = None,
     ) -> str:
         kind = action.get("type") if isinstance(action, dict) else None
         who = _name(names, player) if player is not None and _is_player(player) else "The game"
@@ -916,7 +948,17 @@ class Spades:
 
     def scoreboard(self, state: SpadesState, names: Sequence[str]) -> Scoreboard:
         """One column per side (the deal's bid, tricks and points), then one per side for its
-        bags (rule 12): the count after the deal, with the bags gained and any 10 removed."""
+        bags (rule 12): the count after the deal, with the bags gained and any 10 removed.
+        Built once per history, scores and names (the same object back)."""
+        key = (id(state.history), state.scores, state.bags, state.options.target, tuple(names))
+        hit = _BOARDS.get(key)
+        if hit is not None and hit[0] is state.history:
+            return hit[1]
+        board = self._scoreboard(state, names)
+        _kept(_BOARDS, key, (state.history, board))
+        return board
+
+    def _scoreboard(self, state: SpadesState, names: Sequence[str]) -> Scoreboard:
         rows = []
         for d in state.history:
             cells: list[int | str] = []

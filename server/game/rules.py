@@ -380,7 +380,7 @@ def _apply(
         raise CardtableError(RULES, new.message, detail=new.code)
     assert table.game is not None
     change = _project(table, begin(table.game, binding, new), rng, now, old)
-    change.log = binding.engine.describe(state, player, action, names(table))
+    change.log = binding.engine.describe(state, player, action, names(table), after=new)
     table.undo.clear()
     return change
 
@@ -535,9 +535,7 @@ def game_view(table: Table, seat: int | None) -> dict[str, Any] | None:
             "view": None,
             "legal": [],
         }
-    engine = binding.engine
     sess = session(table)
-    state = sess.state
     who = names(table)
     shared = sess.shared(who)
     me = player_for_seat(table, seat)
@@ -558,6 +556,7 @@ def game_view(table: Table, seat: int | None) -> dict[str, Any] | None:
             entry["level"] = seated[entry["seat"]].level
     deadline = slot.deadline
     timer = {"ends": deadline, "seconds": slot.delay} if deadline is not None else None
+    own = sess.own(me) if me is not None else None
     return {
         **base,
         "waiting": False,
@@ -567,14 +566,14 @@ def game_view(table: Table, seat: int | None) -> dict[str, Any] | None:
         "status": shared["status"],
         "to_act": shared["to_act"],
         "timer": timer,
-        "controls": [c.as_data() for c in binding.controls(state, me)] if me is not None else [],
-        "hint": binding.hint(state, me) if me is not None else None,
+        "controls": own["controls"] if own is not None else [],
+        "hint": own["hint"] if own is not None else None,
         "scoreboard": shared["scoreboard"],
         "reveal": shared["reveal"],
         "outcome": shared["outcome"],
         "slots": shared["slots"],
-        "view": engine.view(state, me) if me is not None else sess.public(),
-        "legal": engine.legal_actions(state, me) if me is not None else [],
+        "view": own["view"] if own is not None else sess.public(),
+        "legal": own["legal"] if own is not None else [],
     }
 
 

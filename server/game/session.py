@@ -6,7 +6,8 @@ table, who may act, and the seat-independent part of the game view (phase, statu
 scoreboard, reveal, outcome, slots), each worked out at most once for that state. A move makes
 a new state and so a new session (:func:`begin`); the glue reads the state from the session
 instead of loading the dump again, and each view adds only what is its own (``view``,
-``controls``, ``hint``, ``legal``).
+``controls``, ``hint``, ``legal``), built once per state and engine player (:meth:`Session.own`:
+the binding's ``controls`` and ``hint`` get the legal actions and the view already built).
 
 The engine's full check (``engine.load``) runs where a state comes from outside this process's
 own moves - the trust boundaries: a room decoded from the store with no session kept for it
@@ -28,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from plugins.base import Binding, Projection
+from plugins.base import Binding, Projection, Scoreboard
 from plugins.registry import GAMES
 from server.table.objects import GameSlot, Table
 
@@ -49,6 +50,10 @@ class Session:
         self._to_act: list[int] | None = None
         self._public: dict[str, Any] | None = None
         self._shared: tuple[tuple[str, ...], dict[str, Any]] | None = None
+        self._own: dict[int, dict[str, Any]] = {}
+        # The engine's scoreboard and its data as last sent: an engine that hands back the same
+        # board for the next state (Spades: nothing was scored since) is not converted again.
+        self.board: tuple[object, dict[str, Any]] | None = None
         # The computers' next move in this state, as decided for ``Table.bot_due``, with the
         # players the server played then and their levels: the move itself reuses it
         # (server.game.rules._bot_move).
@@ -80,6 +85,28 @@ class Session:
             self._to_act = self.binding.engine.to_act(self.state)
         return self._to_act
 
+    def own(self, player: int) -> dict[str, Any]:
+        """What of the game view is engine player ``player``'s own in this state (``view``,
+        ``legal``, ``controls``, ``hint``), each worked out once: the binding's ``controls``
+        and ``hint`` are handed the legal actions and the view already built."""
+        found = self._own.get(player)
+        if found is None:
+            binding, state = self.binding, self.state
+            view = binding.engine.view(state, player)
+            legal = binding.engine.legal_actions(state, player)
+            found = self._own[player] = {
+                "controls": [c.as_data() for c in binding.controls(state, player, legal=legal)],
+                "hint": binding.hint(state, player, view=view),
+                "view": view,
+                "legal": legal,
+            }
+        return found
+
+    def _board_data(self, board: Scoreboard) -> dict[str, Any]:
+        if self.board is None or self.board[0] is not board:
+            self.board = (board, board.as_data())
+        return self.board[1]
+
     def shared(self, names: Sequence[str]) -> dict[str, Any]:
         """The part of the game view that is the same for every seat (with these names)."""
         key = tuple(names)
@@ -93,7 +120,7 @@ class Session:
             "phase": self.public().get("phase"),
             "status": engine.status(state, key),
             "to_act": self.to_act(),
-            "scoreboard": engine.scoreboard(state, key).as_data(),
+            "scoreboard": self._board_data(engine.scoreboard(state, key)),
             "reveal": [line.as_data() for line in reveal] if reveal is not None else None,
             "outcome": {"winners": list(outcome.winners), "scores": list(outcome.scores)}
             if outcome is not None
@@ -127,6 +154,7 @@ def begin(slot: GameSlot, binding: Binding, state: Any) -> Session:
     pair: tuple[Session, object] | None = getattr(slot, _ATTR, None)
     if pair is not None and pair[1] is slot.state:
         made.sent = pair[0].sent
+        made.board = pair[0].board
     slot.state = made.dump
     setattr(slot, _ATTR, (made, made.dump))
     return made

@@ -13,6 +13,7 @@ the other seats.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import random
 from collections import Counter
@@ -57,14 +58,41 @@ class _CountingBinding(_Counting):
         self.widgets = inner.widgets
 
 
+def _deep(inner: Any, counts: Counter[str], prefix: str, info: Any, **attrs: Any) -> Any:
+    """A shallow copy of ``inner`` whose public methods count their calls, the object's own
+    calls of them (``self.apply`` inside ``describe``) included; ``attrs`` set on the copy."""
+    copied = copy.copy(inner)
+    for attr in dir(type(inner)):
+        got = getattr(copied, attr)
+        if attr.startswith("_") or not callable(got) or attr in attrs:
+            continue
+
+        def call(*args: Any, _got: Any = got, _key: str = f"{prefix}.{attr}", **kw: Any) -> Any:
+            counts[_key] += 1
+            return _got(*args, **kw)
+
+        setattr(copied, attr, call)
+    for attr, value in {"info": info, **attrs}.items():
+        setattr(copied, attr, value)
+    return copied
+
+
 @contextmanager
-def counted(name: str) -> Iterator[tuple[str, Counter[str]]]:
-    """The game ``name`` registered again as ``counted_<name>``, and its call counts."""
+def counted(name: str, deep: bool = False) -> Iterator[tuple[str, Counter[str]]]:
+    """The game ``name`` registered again as ``counted_<name>``, and its call counts. With
+    ``deep``, the calls the engine and the binding make of the engine's methods themselves
+    (the binding's ``hint`` building a view, ``describe`` applying the move) count too."""
     real = GAMES[name]
     counts: Counter[str] = Counter()
     info = dataclasses.replace(real.info, name=f"counted_{name}")
-    engine = _Counting(real.engine, counts, "engine", info)
-    binding = _CountingBinding(real.binding, engine, counts, info)
+    engine: Any
+    binding: Any
+    if deep:
+        engine = _deep(real.engine, counts, "engine", info)
+        binding = _deep(real.binding, counts, "binding", info, engine=engine)
+    else:
+        engine = _Counting(real.engine, counts, "engine", info)
+        binding = _CountingBinding(real.binding, engine, counts, info)
 
     asked: set[tuple[bytes, int]] = set()
 

@@ -47,6 +47,24 @@ def test_a_move_loads_nothing_projects_once_and_builds_the_shared_view_once(
 
 
 @pytest.mark.parametrize(("name", "players"), [("spades", 4), ("gin_rummy", 2)])
+def test_a_seat_s_own_view_and_the_log_line_reuse_what_the_commit_built(
+    name: str, players: int
+) -> None:
+    # Counting the engine's and the binding's calls of the engine too: Gin's hint reads the
+    # view the server built, controls take its legal actions, and the log line is written from
+    # the state the move made (describe no longer applies it again).
+    with counted(name, deep=True) as (counted_name, counts):
+        rng = random.Random(5)
+        table, env = seated_room(counted_name, players, rng)
+        person, server = play(table, env, counts, 30, rng)
+    assert len(person) == 30 and len(server) > 10
+    for c in [*person, *server]:
+        assert c["engine.view"] == 2, c
+        assert c["engine.legal_actions"] == 1 and c["binding.controls"] == 1, c
+        assert c["engine.apply"] == 1 and c["engine.describe"] == 1, c
+
+
+@pytest.mark.parametrize(("name", "players"), [("spades", 4), ("gin_rummy", 2)])
 def test_the_bot_runs_once_per_state(name: str, players: int) -> None:
     # The decision made for the room's bot_due is kept in the session and is the move the
     # computer then makes: the bot is asked about each state (and player) once, not twice.
