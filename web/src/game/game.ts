@@ -294,7 +294,6 @@ export class GameUI {
     this.markMelds(playing ? this.meldsInView(g) : null);
     this.tick(!!g.timer);
     this.updateTimers();
-    this.plates.render(s, this.host.r.geom);
 
     // A hand (or the game) just ended: show the reveal with the scores.
     const revealKey = g.reveal || g.outcome ? JSON.stringify([g.reveal, g.outcome]) : "";
@@ -315,6 +314,9 @@ export class GameUI {
     toggleClass(this.dock, "over-hand", overHand);
     this.dock.style.left = `${geo.w / 2}px`;
     this.dock.style.bottom = overHand ? "4px" : `${geo.h - geo.hand.y + 10}px`;
+    // The plates keep clear of the dock while it shows something over the table.
+    const shown = [...this.dock.children].some((c) => !(c as HTMLElement).hidden);
+    this.plates.render(s, geo, shown && !overHand ? this.dock : null);
   }
 
   private controlButton(c: Control, testid: string, cls = ""): HTMLButtonElement {

@@ -99,7 +99,8 @@ export class SeatPlates {
     el.setAttribute("aria-label", [...what, ...info.stats.map((s) => s.text), words].filter(Boolean).join(", "));
   }
 
-  render(s: State, g: Geom): void {
+  /** `avoid`: an element over the table (the dock with a question) the plates keep clear of. */
+  render(s: State, g: Geom, avoid: HTMLElement | null = null): void {
     const game = s.game;
     const infos = plateInfos(game, s.view, s.players);
     const seen = new Set<number>();
@@ -130,6 +131,11 @@ export class SeatPlates {
       return { place: info.place, w: (el.offsetWidth * k) / g.s, h: (el.offsetHeight * k) / g.s, fan: fans.get(info.player) ?? null };
     });
     const obstacles = obstacleBoxes(s.view, 1 / g.s);
+    if (avoid) {
+      const [r, st] = [avoid.getBoundingClientRect(), this.layer.getBoundingClientRect()];
+      if (r.width && r.height)
+        obstacles.push({ x: (r.left - st.left - g.ox) / g.s, y: (r.top - st.top - g.oy) / g.s, w: r.width / g.s, h: r.height / g.s });
+    }
     const key = JSON.stringify([asks, obstacles, g.s, g.ox, g.oy, g.tw, g.th]);
     if (key === this.placeKey) return;
     this.placeKey = key;

@@ -235,7 +235,9 @@ export class Renderer {
     setText(
       this.handLabel,
       mySeat === null
-        ? "You are watching. Take a seat in the players panel to play."
+        ? s.game && !s.game.waiting
+          ? "You are watching: the hands stay hidden; the seats show the cards held and the scores."
+          : "You are watching. Take a seat in the players panel to play."
         : `Your hand${isHand(myHand) ? `\n${handCount(myHand)} card${handCount(myHand) === 1 ? "" : "s"}` : ""}`,
     );
     toggleClass(this.handBg, "spectating", mySeat === null);
