@@ -47,7 +47,8 @@ CARD_H = 140.0
 FAN = 32.0
 FAN_MIN = 12.0
 GAP = 8.0
-_STEPS = (32.0, 26.0, 21.0, 17.0, 14.0, 12.0)
+STEPS = (32.0, 26.0, 21.0, 17.0, 14.0, 12.0)
+"""The fan steps tried, widest first."""
 
 Segment = tuple[float, float, float]
 """Where melds may go: ``(across, lo, hi)``: the row's centre line and its span along it."""
@@ -72,18 +73,18 @@ def flow(
     side of the table (boxes move by their centres and never turn). Melds that fit nowhere even
     at FAN_MIN go on past the last segment's end."""
     placed: list[tuple[float, float, float]] = []
-    for step in _STEPS:
-        placed = _fill(sizes, segments, step, max_w, square)
+    for step in STEPS:
+        placed = fill(sizes, segments, step, max_w, square)
         if len(placed) == len(sizes):
             return placed
     if not segments:
         return placed
     across, _, hi = segments[-1]
-    at = max((a + _room(w, square) / 2 for a, c, w in placed if c == across), default=hi)
+    at = max((a + room(w, square) / 2 for a, c, w in placed if c == across), default=hi)
     for n in sizes[len(placed) :]:
         w = _width(n, FAN_MIN, max_w)
-        placed.append((at + GAP + _room(w, square) / 2, across, w))
-        at += GAP + _room(w, square)
+        placed.append((at + GAP + room(w, square) / 2, across, w))
+        at += GAP + room(w, square)
     return placed
 
 
@@ -93,13 +94,15 @@ def _width(cards: int, step: float, max_w: float) -> float:
     return meld_width(cards, step)
 
 
-def _room(width: float, square: bool) -> float:
+def room(width: float, square: bool) -> float:
+    """The room a meld this wide takes along its row (see :func:`flow`'s ``square``)."""
     return max(width, CARD_H) if square else width
 
 
-def _fill(
+def fill(
     sizes: Sequence[int], segments: Sequence[Segment], step: float, max_w: float, square: bool
 ) -> list[tuple[float, float, float]]:
+    """:func:`flow` at one fan step: as many melds as fit, in order."""
     out: list[tuple[float, float, float]] = []
     k = 0
     if not segments:
@@ -107,12 +110,12 @@ def _fill(
     across, at, hi = segments[0]
     for n in sizes:
         w = _width(n, step, max_w)
-        room = _room(w, square)
-        while at + room > hi:
+        took = room(w, square)
+        while at + took > hi:
             k += 1
             if k == len(segments):
                 return out
             across, at, hi = segments[k]
-        out.append((at + room / 2, across, w))
-        at += room + GAP
+        out.append((at + took / 2, across, w))
+        at += took + GAP
     return out

@@ -29,36 +29,74 @@ from typing import Any
 
 from plugins.base import Control, Cosmetic, Drop, Marker, Projection, Rejection, ZoneSpec
 from plugins.cards import card_name, card_names, rank
-from plugins.layout import CARD_H, GAP, Segment, at, flow, slots
+from plugins.layout import CARD_H, GAP, STEPS, Segment, at, fill, flow, room, slots
 from plugins.pennies.chart import sets_text
 from plugins.pennies.rules import ENGINE, Pennies, PenniesState, set_rank, still_needed
 
 NEW_MELD = "newmeld"
 # The middle: the contract over the stock, the discard pile, "New meld" and the spent pile.
 MIDDLE_Y = 462.0
-# Each player's melds, in their own frame (forward from their place, side to their right): two
-# rows, the one nearer the middle first; the row at the place leaves room for the hand drawn
-# there and the pennies beside it. Melds take square room (see plugins.layout.flow) no wider
-# than a row is deep, so the areas hold on every side of the table as each page turns it; the
-# areas end where the middle begins (forward ROW_FAR + MELD_MAX / 2 = 266, the middle's edge at
-# 386 / 614 on the top / bottom, x 400 / 1200 at the sides).
+# Each player's melds, in their own frame (forward from their place, side to their right), in
+# a region from the table's edge (forward EDGE) to FORWARD_MAX, HALF either side: two rows, the
+# one nearer the middle filled first; the row at the place leaves room for the hand drawn there
+# and the pennies beside it. Melds take square room (see plugins.layout.flow), so the regions
+# hold on every side of the table as each page turns it. With players at the sides a region's
+# depth and width are traded (CORNER: a side region's inner edge must stay left of the bottom
+# region, 130 + forward <= 800 - half); the middle lies between the regions (forward 266 at
+# most: y 386 / 614 at the top / bottom, x 396 / 1204 at the sides).
+EDGE = -118.0
+FORWARD_MAX = 266.0
+CORNER = 670.0
+HALVES = (450.0, 420.0, 390.0)
+HAND_FRONT = 58.0  # the far row begins past the hand's fan (50 deep each side of the place)
 MELD_MAX = 190.0
-ROW_NEAR = -23.0
-ROW_FAR = 171.0
-HAND_HALF = 94.0  # half the width kept free at the place for the hand's fan
+HAND_HALF = 118.0  # half the width kept free at the place for the hand's fan (13 backs: 226)
 CHIPS = 96.0
 CHIPS_SIDE = HAND_HALF + CHIPS / 2
+CHIPS_FORWARD = EDGE + CHIPS / 2
 
 
-def meld_rows(players: int) -> list[Segment]:
-    """Where a player's melds go: ``(forward, from side, to side)`` rows, in filling order.
-    Without players at the sides the rows reach further along the edge."""
-    half = 680.0 if players == 2 else 390.0
-    return [
-        (ROW_FAR, -half, half),
-        (ROW_NEAR, -half, -HAND_HALF),
-        (ROW_NEAR, CHIPS_SIDE + CHIPS / 2 + GAP, half),
+Spot = tuple[float, float, float]
+
+
+def meld_spots(areas: Sequence[Sequence[int]]) -> list[list[Spot]]:
+    """Where each player's melds (of these many cards) go: ``(side, forward, width)`` each,
+    the centre in that player's frame. The widest fans that fit, in the widest region (the
+    same for every player) that leaves them room to be as deep as they are wide."""
+    players = len(areas)
+    halves = (680.0,) if players == 2 else HALVES
+    for step in STEPS:
+        for half in halves:
+            deepest = FORWARD_MAX if players == 2 else min(FORWARD_MAX, CORNER - half)
+            spots = [_spots(sizes, step, half, deepest) for sizes in areas]
+            if all(s is not None for s in spots):
+                return [s or [] for s in spots]
+    # More than fits (not seen in play): the narrowest region's rows at the narrowest fans.
+    half = halves[-1]
+    rows = [
+        (EDGE + MELD_MAX + GAP + MELD_MAX / 2, -half, half),
+        (EDGE + MELD_MAX / 2, -half, -HAND_HALF),
+        (EDGE + MELD_MAX / 2, CHIPS_SIDE + CHIPS / 2 + GAP, half),
     ]
+    return [flow(sizes, rows, max_w=MELD_MAX, square=True) for sizes in areas]
+
+
+def _spots(sizes: Sequence[int], step: float, half: float, deepest: float) -> list[Spot] | None:
+    rows: list[Segment] = [
+        (1.0, -half, half),
+        (0.0, -half, -HAND_HALF),
+        (0.0, CHIPS_SIDE + CHIPS / 2 + GAP, half),
+    ]
+    placed = fill(sizes, rows, step, MELD_MAX, True)
+    if len(placed) < len(sizes):
+        return None
+    near = max([CHIPS, *(room(w, True) for _, r, w in placed if r == 0.0)])
+    far = max([0.0, *(room(w, True) for _, r, w in placed if r == 1.0)])
+    begin = max(EDGE + near + GAP, HAND_FRONT)
+    if begin + far > deepest:
+        return None
+    at = {0.0: EDGE + near / 2, 1.0: begin + far / 2}
+    return [(side, at[r], w) for side, r, w in placed]
 
 
 def meld_zone(player: int, index: int) -> str:
@@ -137,14 +175,11 @@ class PenniesBinding:
                 text=self.engine.view(state, None)["requirement"]["text"],
             ),
         ]
+        spots = meld_spots([[len(m.cards) for m in area] for area in state.melds])
         for p in range(n):
-            spots = flow(
-                [len(m.cards) for m in state.melds[p]],
-                meld_rows(n),
-                max_w=MELD_MAX,
-                square=True,
-            )
-            for i, (meld, (side, forward, w)) in enumerate(zip(state.melds[p], spots, strict=True)):
+            for i, (meld, (side, forward, w)) in enumerate(
+                zip(state.melds[p], spots[p], strict=True)
+            ):
                 x, y = at(places[p], forward, side)
                 zones.append(
                     ZoneSpec(
@@ -161,7 +196,7 @@ class PenniesBinding:
                         drop=True,
                     )
                 )
-            px, py = at(places[p], ROW_NEAR, CHIPS_SIDE)
+            px, py = at(places[p], CHIPS_FORWARD, CHIPS_SIDE)
             markers.append(
                 Marker(
                     f"pennies{p}",

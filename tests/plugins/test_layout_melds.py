@@ -34,7 +34,7 @@ CARD_W, CARD_H = 100.0, 140.0
 FAN, FAN_MIN = 32.0, 12.0
 LABEL_H = 32.0  # a zone's name over it (the phone's ZONE_LABEL_H, the larger)
 WIDGETS = {"chips": (96.0, 96.0), "counter": (150.0, 66.0), "label": (200.0, 40.0)}
-HAND_FAN = (60.0 + 12 * 9.0, 84.0)  # render.ts: FAN_W + (FAN_MAX - 1) * FAN_STEP, FAN_H
+HAND_FAN = (226.0, 100.0)  # 13 backs fanned and turned (render.ts fans), measured in the page
 Box = tuple[str, float, float, float, float]
 
 
