@@ -203,7 +203,18 @@ async def test_a_computer_thinks_on_its_plate_and_the_phone_bar_keeps_its_height
         new MutationObserver(look).observe(document.body,
           {attributes: true, childList: true, subtree: true, characterData: true}); look(); }"""
     )
-    # Bidding, then tricks until one has been won and the next is under way.
+    # The bid pad: one row over the lower part of the hand, the table and its plates uncovered,
+    # every bid a finger can reach.
+    await until_my_turn(page, lambda g: g["phase"] == "bidding")
+    pad = await page.locator("[data-testid=bid-pad]").bounding_box()
+    table = await page.locator("[data-testid=table]").bounding_box()
+    hand = await page.locator("[data-testid=my-hand]").bounding_box()
+    assert pad and table and hand
+    assert pad["y"] >= table["y"] + table["height"] and pad["y"] >= hand["y"] + 0.4 * hand["height"]
+    assert pad["x"] >= 0 and pad["x"] + pad["width"] <= UPRIGHT[0]
+    await shot(page, "seats-phone-bid-pad")
+    await page.locator("[data-testid=bid-pad] [data-testid=bid][data-bid='4']").tap()
+    # Then tricks until one has been won and the next is under way.
     await until_my_turn(page, lambda g: g["phase"] == "playing" and len(g["view"]["played"]) >= 2)
     assert await page.evaluate("() => window.__thinking")
     heights = await page.evaluate("() => [...window.__bar]")
