@@ -9,9 +9,15 @@ from plugins.game import Game
 from plugins.gin_rummy.binding import BINDING
 from plugins.gin_rummy.bot import choose_action
 from plugins.gin_rummy.bot_easy import choose_action as choose_easy
+from plugins.gin_rummy.bot_hard import choose_action as choose_hard
 from plugins.gin_rummy.rules import ENGINE, GinRummy, GinState
 
-GAME = Game(engine=ENGINE, binding=BINDING, bot=choose_action, bots={"easy": choose_easy})
+GAME = Game(
+    engine=ENGINE,
+    binding=BINDING,
+    bot=choose_action,
+    bots={"easy": choose_easy, "hard": choose_hard},
+)
 
 __all__ = [
     "BINDING",
