@@ -269,6 +269,7 @@ export class GameUI {
     setText(this.hintEl, hint);
     const canSort = playing && hand.length >= 2 && !g.outcome;
     this.groupBtn.hidden = !canSort || this.meldsInView(g) === null;
+    // With "Group melds" on, the hand is always sorted: no Sort button (the menu still has it).
     this.sortBtn.hidden = !canSort || (!this.groupBtn.hidden && this.grouping);
     if (!this.groupBtn.hidden && this.grouping) this.keepGrouped(g);
     this.startBtn.hidden = !(g.waiting && this.amHost() && sitting >= g.min_players && sitting <= g.max_players);
@@ -666,7 +667,7 @@ export class GameUI {
         if (dragFits(c, [at])) items.push({ label: c.label, testid: "game-move", action: () => this.act(c.action) });
       if (!items.length) items.push({ label: "No move for this card now", testid: "noop", action: () => {} });
     }
-    if (!this.sortBtn.hidden) items.push({ label: "Sort my hand", testid: "sort", action: () => this.sortHand() });
+    if (!this.sortBtn.hidden || !this.groupBtn.hidden) items.push({ label: "Sort my hand", testid: "sort", action: () => this.sortHand() });
     if (!this.scoresBtn.hidden) items.push({ label: "Scores", testid: "scores", action: () => this.toggleSheet() });
     return items;
   }

@@ -121,6 +121,8 @@ export class KnockPicker {
     if (!this.choices.length) this.on = false;
     this.bar.hidden = !playing && !this.choices.length;
     this.knockBtn.disabled = !this.choices.length;
+    // Laying off onto a knock: no knocking to come this hand, and the bar's one row is short.
+    this.knockBtn.hidden = !this.choices.length && view?.phase === "layoff";
     this.knockBtn.title = this.choices.length ? "Knock: choose the card to discard face down" : hint || "You can't knock now";
     toggleClass(this.knockBtn, "active", this.on);
     this.knockBtn.setAttribute("aria-pressed", String(this.on));
@@ -147,7 +149,7 @@ export class KnockPicker {
       this.host.changed();
     });
     this.row.replaceChildren(
-      h("span", { class: "pick-hint" }, "Knock: click the card to discard face down, or choose here:"),
+      h("span", { class: "pick-hint" }, `Knock: ${pointVerb()} the card to discard face down, or choose here:`),
       ...this.choices.map((k) => {
         const red = parseFace(k.card).red;
         const b = h(
@@ -195,6 +197,11 @@ export class KnockPicker {
     this.host.changed();
     return true;
   }
+}
+
+/** "tap" on a touch screen (a coarse pointer: a phone, a tablet), else "click". */
+function pointVerb(): string {
+  return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches ? "tap" : "click";
 }
 
 function rankPlural(r: number): string {
