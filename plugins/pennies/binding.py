@@ -47,7 +47,8 @@ MIDDLE_Y = 462.0
 EDGE = -118.0
 FORWARD_MAX = 266.0
 CORNER = 670.0
-HALVES = (450.0, 420.0, 390.0)
+HALVES = (490.0, 450.0, 420.0, 390.0)
+HALVES_TWO = (440.0, 420.0, 390.0)  # two players: at most 880 wide (a phone's upright table: 900)
 HAND_FRONT = 58.0  # the far row begins past the hand's fan (50 deep each side of the place)
 MELD_MAX = 190.0
 HAND_HALF = 118.0  # half the width kept free at the place for the hand's fan (13 backs: 226)
@@ -64,7 +65,7 @@ def meld_spots(areas: Sequence[Sequence[int]]) -> list[list[Spot]]:
     the centre in that player's frame. The widest fans that fit, in the widest region (the
     same for every player) that leaves them room to be as deep as they are wide."""
     players = len(areas)
-    halves = (680.0,) if players == 2 else HALVES
+    halves = HALVES_TWO if players == 2 else HALVES
     for step in STEPS:
         for half in halves:
             deepest = FORWARD_MAX if players == 2 else min(FORWARD_MAX, CORNER - half)
