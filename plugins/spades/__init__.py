@@ -8,9 +8,15 @@ from plugins.game import Game
 from plugins.spades.binding import BINDING
 from plugins.spades.bot import choose_action
 from plugins.spades.bot_easy import choose_action as choose_easy
+from plugins.spades.bot_hard import choose_action as choose_hard
 from plugins.spades.rules import ENGINE, SideResult, Spades, SpadesState, score_side
 
-GAME = Game(engine=ENGINE, binding=BINDING, bot=choose_action, bots={"easy": choose_easy})
+GAME = Game(
+    engine=ENGINE,
+    binding=BINDING,
+    bot=choose_action,
+    bots={"easy": choose_easy, "hard": choose_hard},
+)
 
 __all__ = [
     "BINDING",

@@ -11,12 +11,14 @@ import random
 from typing import Any
 
 import pytest
+from msgspec.structs import replace
 
-from plugins.gin_rummy import ENGINE as GIN
+from plugins.cards import rank
+from plugins.game import Bot, Game
 from plugins.gin_rummy import GAME as GIN_GAME
 from plugins.gin_rummy import bot_easy as gin_easy
-from plugins.simulate import simulate
-from plugins.spades import ENGINE as SPADES
+from plugins.gin_rummy import bot_hard as gin_hard
+from plugins.simulate import drive, simulate
 from plugins.spades import GAME as SPADES_GAME
 from plugins.spades import bot_easy as spades_easy
 from tests.plugins.test_gin_rules import make
@@ -31,8 +33,86 @@ GAMES = {"spades": SPADES_GAME, "gin_rummy": GIN_GAME}
 @pytest.mark.parametrize("name", GAMES)
 def test_every_level_is_registered(name: str) -> None:
     game = GAMES[name]
-    assert set(game.bots) >= {"easy"}
-    assert game.bot_at("easy") is not game.bot
+    assert set(game.bots) == {"easy", "hard"}
+    assert len({game.bot_at("easy"), game.bot_at("normal"), game.bot_at("hard")}) == 3
+
+
+def hidden_twin(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
+    """``state`` with the cards ``seat`` cannot see dealt around again: the other hands (less
+    the cards shown face up) and the stock shuffled together, each keeping its size."""
+    if game is GIN_GAME:
+        other = 1 - seat
+        shown = set(state.picked[other])
+        hidden = [c for c in state.hands[other] if c not in shown] + list(state.stock)
+        rng.shuffle(hidden)
+        keep = [c for c in state.hands[other] if c in shown]
+        n = len(state.hands[other]) - len(keep)
+        hands = list(state.hands)
+        hands[other] = tuple(keep + hidden[:n])
+        return replace(state, hands=tuple(hands), stock=tuple(hidden[n:]))
+    others = [p for p in range(4) if p != seat]
+    pool = [c for p in others for c in state.hands[p]]
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for p in others:
+        size = len(state.hands[p])
+        hands[p], pool = tuple(pool[:size]), pool[size:]
+    return replace(state, hands=tuple(hands))
+
+
+def decisions_on_twins(game: Game, bot: Bot, seat: int, states: int) -> list[tuple[Any, Any]]:
+    """``bot``'s action for ``seat`` and its action on a hidden twin, over self-play states
+    (Spades deals with a blind nil exchange are left out: a passed card is known)."""
+    seen: list[Any] = []
+    players = game.info.min_players
+    state = game.engine.new_game(players, {}, 5)
+
+    def watch(before: Any, player: Any, action: Any, after: Any) -> None:
+        if seat in game.engine.to_act(after) and getattr(after, "exchange", None) is None:
+            seen.append(after)
+
+    bots = [game.bot] * players
+    bots[seat] = bot
+    drive(
+        game.engine,
+        state,
+        bots,
+        [random.Random(p) for p in range(players)],
+        observe=watch,
+        stop=lambda s: len(seen) >= states,
+    )
+    shuffler = random.Random(9)
+    out = []
+    for s in seen:
+        twin = hidden_twin(game, s, seat, shuffler)
+        assert game.engine.view(twin, seat) == game.engine.view(s, seat)
+        out.append(
+            (
+                bot(game.engine, s, seat, random.Random(3)),
+                bot(game.engine, twin, seat, random.Random(3)),
+            )
+        )
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_hard_bot_decides_only_from_what_its_seat_sees(name: str) -> None:
+    game = GAMES[name]
+    pairs = decisions_on_twins(game, game.bot_at("hard"), 1, 150)
+    assert len(pairs) == 150 and all(a == b for a, b in pairs)
+
+
+def test_the_twin_check_catches_a_bot_that_peeks() -> None:
+    """A Gin bot that draws from the discard pile when the stock's top card is worse is caught."""
+
+    def peeker(engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
+        action = gin_hard.choose_action(engine, state, seat, rng)
+        if action == {"type": "draw", "source": "stock"} and rank(state.stock[-1]) > 5:
+            return {"type": "draw", "source": "discard"}
+        return action
+
+    pairs = decisions_on_twins(GIN_GAME, peeker, 1, 150)
+    assert any(a != b for a, b in pairs)
 
 
 @pytest.mark.parametrize("name", GAMES)
