@@ -165,6 +165,21 @@ export function placeFrames(game: Game | null, table: TableSize | null): Frame[]
   return table ? st.frames.map((f) => portraitFrame(f, table)) : st.frames;
 }
 
+const offsetCache = new Map<number, [number, number][]>();
+
+/** Offsets (ahead: towards the middle, side) from a plate's ideal spot, nearest first. */
+function offsets(reach: number): [number, number][] {
+  let list = offsetCache.get(reach);
+  if (!list) {
+    list = [];
+    for (let ahead = -2 * STEP; ahead <= reach + 200; ahead += STEP)
+      for (let side = -reach; side <= reach; side += STEP) list.push([ahead, side]);
+    list.sort((a, b) => a[0] ** 2 + a[1] ** 2 - (b[0] ** 2 + b[1] ** 2));
+    offsetCache.set(reach, list);
+  }
+  return list;
+}
+
 /**
  * A spot for each plate: inside the table, covering no obstacle (zones, markers, hands), no fan
  * and no plate placed before it, as close as it can be to just behind its player's place
@@ -196,28 +211,34 @@ export function placePlates(
     const clampX = (x: number) => Math.max(GAP, Math.min(table.w - GAP - ask.w, x));
     const clampY = (y: number) => Math.max(GAP, Math.min(table.h - GAP - ask.h, y));
     const against = [...obstacles.map((b) => grow(b, GAP / 2)), ...fans.map((b) => grow(b, GAP / 2)), ...taken.map((b) => grow(b, GAP))];
+    // The spots round the ideal one (clamped into the table), nearest first: the first that
+    // covers nothing and is nearer its own place than any other wins; failing that, the one
+    // that covers least (being astray counts as much as a large overlap).
+    const reach = Math.max(table.w, table.h) / 2;
+    const others = frames.filter((_, j) => j !== ask.place && j < asks.length);
     let best: Box | null = null;
     let bestCost = Infinity;
-    const reach = Math.max(table.w, table.h) / 2;
-    for (let fwd = -back - 2 * STEP; fwd <= reach; fwd += STEP)
-      for (let side = -reach; side <= reach; side += STEP) {
-        const cx = ideal.x + (fwd + back) * f.fx - side * f.fy;
-        const cy = ideal.y + (fwd + back) * f.fy + side * f.fx;
-        const box = { x: clampX(cx - ask.w / 2), y: clampY(cy - ask.h / 2), w: ask.w, h: ask.h };
-        let covered = 0;
-        for (const b of against) covered += overlap(box, b);
-        const mx = box.x + ask.w / 2;
-        const my = box.y + ask.h / 2;
-        const dist = Math.hypot(mx - ideal.x, my - ideal.y);
-        // Nearer another player's place than its own, a plate reads as that player's.
-        const own = Math.hypot(mx - f.x, my - f.y);
-        const astray = frames.some((o, j) => j !== ask.place && j < asks.length && Math.hypot(mx - o.x, my - o.y) < own);
-        const cost = covered * 100 + dist + (astray ? 5000 : 0);
-        if (cost < bestCost) {
-          bestCost = cost;
-          best = box;
-        }
+    for (const [ahead, side] of offsets(reach)) {
+      const cx = ideal.x + ahead * f.fx - side * f.fy;
+      const cy = ideal.y + ahead * f.fy + side * f.fx;
+      const box = { x: clampX(cx - ask.w / 2), y: clampY(cy - ask.h / 2), w: ask.w, h: ask.h };
+      let covered = 0;
+      for (const b of against) covered += overlap(box, b);
+      // Nearer another player's place than its own, a plate reads as that player's.
+      const mx = box.x + ask.w / 2;
+      const my = box.y + ask.h / 2;
+      const own = (mx - f.x) ** 2 + (my - f.y) ** 2;
+      const astray = others.some((o) => (mx - o.x) ** 2 + (my - o.y) ** 2 < own);
+      if (!covered && !astray) {
+        best = box;
+        break;
       }
+      const cost = covered * 100 + Math.hypot(mx - ideal.x, my - ideal.y) + (astray ? 5000 : 0);
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = box;
+      }
+    }
     out[i] = best as Box;
     taken.push(best as Box);
   }
