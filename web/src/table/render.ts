@@ -9,6 +9,8 @@ import { cardIds, cardInStack, containerOf, handCount, isCard, isHand, isStack, 
 import { h, setText, toggleClass } from "../core/dom";
 import { computeGeom, FIT, type Geom, handOverflow, handSlots, type ViewPort } from "./geom";
 import { handPlaces, type TableSize } from "./seating";
+import { type Box, dealDelay, type Place, type Plan, plan, startTransform } from "./motion";
+import type { Objects } from "./board";
 import type { State } from "./state";
 import {
   CARD_H,
@@ -55,6 +57,11 @@ export class Renderer {
   private badges = new Map<string, Rec>();
   private fanEls = new Map<string, Rec>();
   private highlighted: HTMLElement | null = null;
+  /** The view drawn last, to see what moved since (motion.ts), and the elements made since. */
+  private lastView: Objects | null = null;
+  private fresh: string[] = [];
+  /** Where each other player's fan of backs lies (stage px, its centre), by seat. */
+  private fanAt = new Map<number, { x: number; y: number }>();
 
   constructor(
     readonly stage: HTMLElement,
@@ -171,6 +178,8 @@ export class Renderer {
     this.zoomBox.hidden = this.table !== null && Math.abs(g.vp.zoom - 1) < 1e-3;
     const seen = new Set<string>();
     const seenBadges = new Set<string>();
+    const moves = this.moves(s);
+    this.fresh = [];
 
     // z-order: rank the objects lying on the table by z (cards in a pile follow their pile).
     const top: Obj[] = [];
@@ -242,12 +251,21 @@ export class Renderer {
     );
     toggleClass(this.handBg, "spectating", mySeat === null);
 
+    const left = new Map<string, { el: HTMLElement; box: Box }>();
     for (const [id, rec] of this.els) {
       if (!seen.has(id)) {
-        rec.el.remove();
+        const box = moves ? elBox(rec.el) : null;
+        if (box && moves?.leave.has(id)) left.set(id, { el: rec.el, box });
+        else {
+          if (box) left.set(id, { el: rec.el, box });
+          rec.el.remove();
+        }
         this.els.delete(id);
       }
     }
+    if (moves) this.animate(s, moves, left);
+    // A copy: the server's objects are replaced, never changed, but its map is updated in place.
+    this.lastView = s.game ? new Map(s.view) : null;
     for (const [id, rec] of this.badges) {
       if (!seenBadges.has(id)) {
         rec.el.remove();
@@ -274,6 +292,120 @@ export class Renderer {
     }
   }
 
+  /** What moved since the last drawing, in a game, when the page may animate: not after a
+   *  snapshot or a resize (the page jumps), nor with `prefers-reduced-motion: reduce`. */
+  private moves(s: State): Plan | null {
+    const last = this.lastView;
+    if (!last || last === s.view || !s.game || s.game.waiting || this.stage.classList.contains("instant") || reducedMotion()) return null;
+    const p = plan(last, s.view, s.me.seat);
+    return p.arrive.size || p.leave.size || p.dealt.length ? p : null;
+  }
+
+  /**
+   * Cards move like cards (see motion.ts): each new card glides in from where it came (a
+   * player's place, your hand, the pile it was drawn from, the deck at a deal), cards that went
+   * to a pile or a hand slide there and fade (a finished trick to its winner), and the pile they
+   * join fades its new cards in behind them. `left`: the elements of the cards that went, with
+   * where they were drawn.
+   */
+  private animate(s: State, m: Plan, left: Map<string, { el: HTMLElement; box: Box }>): void {
+    const g = this.geom;
+    const cw = CARD_W * g.s;
+    const ch = CARD_H * g.s;
+    const centreOf = (el: HTMLElement | undefined) => {
+      const b = el ? elBox(el) : null;
+      return b ? { x: b.x + b.w / 2, y: b.y + b.h / 2 } : undefined;
+    };
+    const where = (p: Place, w: number, hh: number): Box | null => {
+      if ("card" in p) return left.get(p.card)?.box ?? null;
+      let c: { x: number; y: number } | undefined;
+      if ("hand" in p) {
+        if (p.hand === s.me.seat) {
+          c = { x: g.hand.x + g.hand.w / 2, y: g.hand.y + g.hand.h / 2 };
+          w = g.hand.cw;
+          hh = g.hand.ch;
+        } else {
+          c = this.fanAt.get(p.hand);
+          w = FAN_W * g.s;
+          hh = FAN_H * g.s;
+        }
+      } else if ("stack" in p) c = centreOf(this.el(p.stack));
+      else c = centreOf(this.el("stock")) ?? { x: g.ox + (g.tw * g.s) / 2, y: g.oy + (g.th * g.s) / 2 };
+      return c ? { x: c.x - w / 2, y: c.y - hh / 2, w, h: hh } : null;
+    };
+    const joined = new Set<string>();
+    for (const to of m.leave.values()) if ("stack" in to) joined.add(to.stack);
+    const dealt = this.fresh.filter((id) => {
+      const p = m.arrive.get(id);
+      return p !== undefined && "deck" in p;
+    });
+    for (const id of this.fresh) {
+      const el = this.els.get(id)?.el;
+      const to = el ? elBox(el) : null;
+      if (!el || !to) continue;
+      const src = m.arrive.get(id);
+      if (src) {
+        const from = where(src, cw, ch);
+        if (!from) continue;
+        const rot = /rotate\(([-\d.e]+)deg\)/.exec(el.style.transform);
+        const delay = "deck" in src ? dealDelay(dealt.indexOf(id), dealt.length) : 0;
+        el.animate([{ transform: startTransform(from, to, rot ? Number(rot[1]) : 0) }, { transform: el.style.transform }], {
+          duration: ARRIVE_MS,
+          delay,
+          easing: EASE,
+          fill: "backwards",
+          id: "arrive",
+        });
+      } else {
+        const c = s.view.get(id);
+        if (isCard(c) && c.parent && joined.has(c.parent))
+          el.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 200, delay: LEAVE_MS - 150, fill: "backwards", id: "join" });
+      }
+    }
+    for (const [id, { el, box }] of left) {
+      const to = m.leave.get(id);
+      if (!to) continue;
+      const dest = where(to, box.w, box.h);
+      if (!dest) {
+        el.remove();
+        continue;
+      }
+      // No longer one of the table's cards: nothing finds it, points at it or reads it out.
+      delete el.dataset.id;
+      el.dataset.testid = "card-leaving";
+      el.classList.add("leaving");
+      el.setAttribute("aria-hidden", "true");
+      el.removeAttribute("tabindex");
+      const k = dest.w / Math.max(1, box.w);
+      const a = el.animate(
+        [
+          { transform: el.style.transform, opacity: 1 },
+          { transform: `translate(${dest.x + (dest.w - box.w) / 2}px, ${dest.y + (dest.h - box.h) / 2}px) scale(${k * 0.85})`, opacity: 0 },
+        ],
+        { duration: LEAVE_MS, easing: EASE, fill: "forwards", id: "leave" },
+      );
+      a.onfinish = a.oncancel = () => el.remove();
+    }
+    // A deal: the other players' fans come from the deck too.
+    const deck = where({ deck: true }, FAN_W, FAN_H);
+    for (const seat of m.dealt) {
+      const fan = this.layer.querySelector<HTMLElement>(`.other-hand[data-seat="${seat}"] > .fan-cards`);
+      if (!fan || !deck || seat === s.me.seat) continue;
+      fan.animate(
+        [
+          { transform: `translate(${deck.x}px, ${deck.y}px) scale(${g.s * 0.6})`, opacity: 0.3 },
+          { transform: fan.style.transform, opacity: 1 },
+        ],
+        {
+          duration: ARRIVE_MS + 300,
+          easing: EASE,
+          fill: "backwards",
+          id: "arrive",
+        },
+      );
+    }
+  }
+
   /** Other players' hands in a game: card backs fanned at their places. */
   private fans(s: State): void {
     const g = this.geom;
@@ -284,9 +416,11 @@ export class Renderer {
         back = o.back;
         break;
       }
+    this.fanAt.clear();
     for (const p of handPlaces(s.view, s.game, s.table)) {
       const id = `fan:${p.player}`;
       seen.add(id);
+      this.fanAt.set(p.seat, { x: g.ox + p.x * g.s, y: g.oy + p.y * g.s });
       let rec = this.fanEls.get(id);
       if (!rec) {
         const el = h("div", { class: "other-hand", "data-testid": "other-hand", role: "group" }, h("div", { class: "fan-cards" }));
@@ -338,6 +472,7 @@ export class Renderer {
       el.dataset.id = id;
       rec = { el, key: "", content: "" };
       this.els.set(id, rec);
+      this.fresh.push(id);
       this.layer.appendChild(el);
     }
     return rec;
@@ -682,6 +817,23 @@ export class Renderer {
     const p = containerOf(s.view, c);
     return isStack(p) ? p : null;
   }
+}
+
+/** How long a card takes to arrive, and to slide away and fade (ms); the easing of both. */
+const ARRIVE_MS = 420;
+const LEAVE_MS = 480;
+const EASE = "cubic-bezier(0.2, 0.75, 0.3, 1)";
+
+function reducedMotion(): boolean {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** Where an element is drawn on the stage (px), from its own translate and size. */
+function elBox(el: HTMLElement): Box | null {
+  const m = parseTranslate(el);
+  const w = Number.parseFloat(el.style.width);
+  const hh = Number.parseFloat(el.style.height);
+  return m && Number.isFinite(w) && Number.isFinite(hh) ? { x: m.x, y: m.y, w, h: hh } : null;
 }
 
 function widgetKey(o: ChipsObj | CounterObj | DieObj | LabelObj): string {

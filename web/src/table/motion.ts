@@ -1,0 +1,152 @@
+// Cards move like cards, pure (no DOM): from the view before a change and the view after it,
+// where each card that appeared came from and where each card that went is going. The
+// renderer (render.ts) animates from these. A card keeps its id only while it stays put or in
+// your own hand: a card played from a hand, gathered into a trick pile or dealt comes out as a
+// new card (docs/protocol.md), so the link is read from the change itself:
+//
+// - a new card showing the face of a card that just went: it is that card, moved (your own
+//   play from the hand, a discard taken);
+// - a new card in a pile while a hand got smaller: played from that hand (another player's
+//   play glides from their place);
+// - a new card in your hand while a pile got smaller: drawn from that pile;
+// - many new cards in the hands at once: a deal, from the deck (the `stock` pile, else the
+//   middle of the table);
+// - a few cards gone while a pile grew by as many (a trick gathered to its winner's pile) or a
+//   hand grew: they slide there and fade.
+
+import { cardIds, isCard, isHand, isStack, type Objects } from "./board";
+
+/** Where a card came from, or is going. */
+export type Place = { card: string } | { hand: number } | { stack: string } | { deck: true };
+
+export interface Plan {
+  /** New card id -> where it came from. */
+  arrive: Map<string, Place>;
+  /** Gone card id -> where it is going (a pile or a hand). */
+  leave: Map<string, Place>;
+  /** Seats whose hand was dealt (grew by at least DEAL cards): their cards fly from the deck. */
+  dealt: number[];
+}
+
+/** A hand growing by this many cards at once is a deal. */
+const DEAL = 5;
+/** At most this many cards going at once are followed (more: a new deal clearing the table). */
+const LEAVE_MAX = 8;
+
+const EMPTY: Plan = { arrive: new Map(), leave: new Map(), dealt: [] };
+
+function handSizes(objs: Objects): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const o of objs.values()) if (isHand(o)) out.set(o.seat, o.cards ? o.cards.length : o.n);
+  return out;
+}
+
+function pileSizes(objs: Objects): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const o of objs.values()) if (isStack(o)) out.set(o.id, o.cards.length);
+  return out;
+}
+
+/** The one key whose value changed the most in the given direction (ties: none). */
+function most<K>(before: Map<K, number>, after: Map<K, number>, sign: 1 | -1): { key: K; by: number } | null {
+  let best: { key: K; by: number } | null = null;
+  let tie = false;
+  for (const [k, a] of after) {
+    const by = sign * (a - (before.get(k) ?? 0));
+    if (by <= 0) continue;
+    if (best && by === best.by) tie = true;
+    if (!best || by > best.by) {
+      best = { key: k, by };
+      tie = false;
+    }
+  }
+  return tie ? null : best;
+}
+
+/** What moved between two views, as seen by `mySeat` (null: a spectator). */
+export function plan(prev: Objects, next: Objects, mySeat: number | null): Plan {
+  if (prev === next || prev.size === 0) return EMPTY;
+  const fresh: string[] = [];
+  for (const [id, o] of next) if (isCard(o) && !prev.has(id)) fresh.push(id);
+  const gone: string[] = [];
+  for (const [id, o] of prev) if (isCard(o) && !next.has(id)) gone.push(id);
+  if (!fresh.length && !gone.length) return EMPTY;
+
+  const handsBefore = handSizes(prev);
+  const handsAfter = handSizes(next);
+  const pilesBefore = pileSizes(prev);
+  const pilesAfter = pileSizes(next);
+  const dealt: number[] = [];
+  for (const [seat, n] of handsAfter) if (n - (handsBefore.get(seat) ?? 0) >= DEAL) dealt.push(seat);
+  const arrive = new Map<string, Place>();
+  const leave = new Map<string, Place>();
+
+  // The faces of the cards that went (a face shows only where we could see it).
+  const goneFace = new Map<string, string>();
+  for (const id of gone) {
+    const c = prev.get(id);
+    if (isCard(c) && c.face !== undefined && !goneFace.has(c.face)) goneFace.set(c.face, id);
+  }
+  const myHand = mySeat === null ? undefined : next.get(`hand${mySeat}`);
+  const mine = new Set(isHand(myHand) ? cardIds(myHand) : []);
+  const shrunkHand = most(handsBefore, handsAfter, -1);
+  const shrunkPile = most(pilesBefore, pilesAfter, -1);
+  const matched = new Set<string>();
+  for (const id of fresh) {
+    const c = next.get(id);
+    if (!isCard(c)) continue;
+    const same = c.face !== undefined ? goneFace.get(c.face) : undefined;
+    if (same !== undefined && !matched.has(same)) {
+      matched.add(same);
+      arrive.set(id, { card: same });
+    } else if (mine.has(id)) {
+      if (mySeat !== null && dealt.includes(mySeat)) arrive.set(id, { deck: true });
+      else if (shrunkPile) arrive.set(id, { stack: shrunkPile.key });
+    } else if (c.parent && isStack(next.get(c.parent)) && shrunkHand && !dealt.length) {
+      arrive.set(id, { hand: shrunkHand.key });
+    }
+  }
+
+  // Cards that went to a pile or a hand: the pile that grew by as many (a trick gathered), or
+  // the hand that grew (another player drew).
+  const away = gone.filter((id) => !matched.has(id));
+  if (away.length && away.length <= LEAVE_MAX && !dealt.length) {
+    const grownPile = most(pilesBefore, pilesAfter, 1);
+    const grownHand = most(handsBefore, handsAfter, 1);
+    const to: Place | null =
+      grownPile && grownPile.by >= away.length
+        ? { stack: grownPile.key }
+        : grownHand && grownHand.key !== mySeat
+          ? { hand: grownHand.key }
+          : null;
+    if (to) for (const id of away) if (!mine.has(id)) leave.set(id, to);
+  }
+  return { arrive, leave, dealt };
+}
+
+/** A box on the stage (px). */
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * The transform that draws an element laid out at `to` (its own translate, rotated `rot`
+ * degrees) at `from` instead: same centre as `from`, scaled to its width. Elements turn about
+ * their centre (transform-origin 50% 50%), so the scale leaves the centre where it is.
+ */
+export function startTransform(from: Box, to: Box, rot = 0): string {
+  const cx = from.x + from.w / 2;
+  const cy = from.y + from.h / 2;
+  const k = to.w > 0 && from.w > 0 ? from.w / to.w : 1;
+  const x = cx - to.w / 2;
+  const y = cy - to.h / 2;
+  return `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px)${rot ? ` rotate(${rot}deg)` : ""}${Math.abs(k - 1) > 1e-3 ? ` scale(${k.toFixed(3)})` : ""}`;
+}
+
+/** The delay before the i-th of n dealt cards sets off (ms): the whole deal in about 0.6 s. */
+export function dealDelay(i: number, n: number): number {
+  return n <= 1 ? 0 : Math.round((Math.min(i, n - 1) * 600) / n);
+}
