@@ -14,9 +14,11 @@ difference is the discard, where the measure (``cardtable simulate rummy --level
   a pair of, the missing link or the two ends of a two-card run), where a card is seen when it
   is in the discard pile, in a meld on the table, or was taken from the discard pile by
   another player and not shown since (it is in their hand).
-* It discards the card with the most points less 3 per such live card: holding high cards
-  loses the points to whoever goes out, so a partner with one live card is not worth keeping
-  a king for.
+* It discards the card with the most points less a weight per such live card: 3 points with
+  two players (holding high cards loses their points to whoever goes out, so a partner with
+  one live card is not worth keeping a king for), 10 with four (seven-card hands, three
+  others racing: melding sooner matters more), 6 with three. The weights are the best of
+  those measured against ``normal`` (2 players: 2, 3, 5; 4 players: 1.5, 3, 5, 7, 10, 14).
 * It does not refuse cards "near" what the next player took from the pile: measured, that
   caution (``normal``'s) cost more than it saved, so it goes by points and live cards only.
 """
@@ -35,7 +37,7 @@ from plugins.rummy.bot import _draw, _out_plan
 _RANK = {c: rank(c) for c in STANDARD}
 _SUIT = {c: suit(c) for c in STANDARD}
 _POINTS = {c: points(c) for c in STANDARD}
-LIVE_WEIGHT = 3  # points a live card that would meld with this one is worth keeping
+LIVE_WEIGHT = {2: 3, 3: 6, 4: 10}  # by players: what a live card that melds with it is worth
 
 
 def choose_action(
@@ -64,7 +66,8 @@ def choose_action(
     if not discards:
         return rng.choice(legal)
     seen = {c for m in melds for c in m} | set(view["discard_pile"]) | held_by_others(view)
-    scored = [(_keep_cost(a["card"], hand, seen), a) for a in discards]
+    weight = LIVE_WEIGHT[view["players"]]
+    scored = [(_keep_cost(a["card"], hand, seen, weight), a) for a in discards]
     best = max(score for score, _ in scored)
     return rng.choice([a for score, a in scored if score == best])
 
@@ -86,9 +89,9 @@ def held_by_others(view: dict[str, Any]) -> set[str]:
     return held
 
 
-def _keep_cost(card: str, hand: Sequence[str], seen: set[str]) -> int:
+def _keep_cost(card: str, hand: Sequence[str], seen: set[str], weight: int) -> int:
     """Higher is a better discard: the card's points less what its live partners are worth."""
-    return _POINTS[card] - LIVE_WEIGHT * live_cards(card, hand, seen)
+    return _POINTS[card] - weight * live_cards(card, hand, seen)
 
 
 def live_cards(card: str, hand: Sequence[str], seen: set[str]) -> int:
