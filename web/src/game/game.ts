@@ -33,6 +33,7 @@ import { load, save } from "../core/util";
 import { BidPad, KnockPicker, RankChooser } from "../table/widgets";
 import { endOfGame } from "./summary";
 import { SeatPlates } from "./plateview";
+import { LastTrickView } from "./lasttrick";
 
 /** Where "Group melds" is remembered (this browser). */
 const GROUP_KEY = "cardtable.groupMelds";
@@ -101,6 +102,8 @@ export class GameUI {
   private sorted: SortedControls = sortControls([], []);
   /** A plate at each player's place: name, cards held, the game's numbers, the turn. */
   private platesEl: SeatPlates | null = null;
+  /** "Last trick": the previous trick's cards, who played each, who won it (trick games). */
+  private lastTrick = new LastTrickView(() => this.host.changed());
 
   constructor(private host: GameHost) {
     const widgetHost = { act: (a: GameAction) => this.act(a), changed: () => host.changed(), notice: (t: string) => toast(t, "error") };
@@ -165,6 +168,7 @@ export class GameUI {
       this.startBtn,
       this.sortBtn,
       this.groupBtn,
+      this.lastTrick.button,
       this.hintEl,
     );
     this.bar = h(
@@ -181,6 +185,7 @@ export class GameUI {
       this.bidPad.el,
       this.knock.row,
       this.rankChooser.el,
+      this.lastTrick.panel,
     );
     this.sheet = h("div", { class: "sheet", "data-testid": "game-sheet", hidden: true });
     this.sheet.addEventListener("keydown", (e) => {
@@ -274,6 +279,7 @@ export class GameUI {
     if (!this.groupBtn.hidden && this.grouping) this.keepGrouped(g);
     this.startBtn.hidden = !(g.waiting && this.amHost() && sitting >= g.min_players && sitting <= g.max_players);
 
+    this.lastTrick.render(g, (p) => this.nameOf(p));
     for (const el of [this.buttonsEl, this.picksEl]) el.hidden = !el.childElementCount;
     this.controlsRow.hidden = [...this.controlsRow.children].every((c) => (c as HTMLElement).hidden);
 
@@ -316,7 +322,8 @@ export class GameUI {
     this.dock.style.left = `${geo.w / 2}px`;
     this.dock.style.bottom = overHand ? "4px" : `${geo.h - geo.hand.y + 10}px`;
     // The plates keep clear of the dock while it shows something over the table.
-    const shown = [...this.dock.children].some((c) => !(c as HTMLElement).hidden);
+    // (Not for the last trick: a glance you asked for, which should not move the plates about.)
+    const shown = [...this.dock.children].some((c) => !(c as HTMLElement).hidden && c !== this.lastTrick.panel);
     this.plates.render(s, geo, shown && !overHand ? this.dock : null);
   }
 
@@ -696,6 +703,7 @@ export class GameUI {
   /** Escape: stop knocking or naming a set, close the sheet. True when something was closed. */
   escape(): boolean {
     if (this.knock.escape()) return true;
+    if (this.lastTrick.escape()) return true;
     if (this.rankChooser.escape()) return true;
     if (this.sheetOpen) {
       this.closeSheet();
