@@ -95,7 +95,7 @@ async def test_a_computer_s_card_glides_from_its_place_and_the_trick_slides_to_i
         return [r.left + r.width / 2 - st.left, r.top + r.height / 2 - st.top]; }""",
         winner,
     )
-    (ex, ey), = ends
+    ((ex, ey),) = ends
     assert abs(ex - won[0]) < 3 and abs(ey - won[1]) < 3, (ends, won, "the winner's pile")
     await settled(page)
     assert await page.locator("[data-testid=card-leaving]").count() == 0, "gone once faded"

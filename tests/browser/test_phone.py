@@ -422,10 +422,10 @@ async def test_phone_widget_buttons_take_a_finger(pages):
     # A counter and chips in the middle of the view.
     await page.evaluate("""() => { const room = window.__cardtable.room; const g = room.r.geom;
         const cx = (g.w / 2 - g.ox) / g.s, cy = (g.hand.y / 2 - g.oy) / g.s;
-        room.cmd.create({op: 'create', kind: 'counter', x: Math.round(cx - 75), y: Math.round(cy - 160),
-                     value: 5, label: 'Score'});
-        room.cmd.create({op: 'create', kind: 'chips', x: Math.round(cx - 48), y: Math.round(cy + 60),
-                     count: 4, color: '#d33'}); }""")
+        room.cmd.create({op: 'create', kind: 'counter', x: Math.round(cx - 75),
+                         y: Math.round(cy - 160), value: 5, label: 'Score'});
+        room.cmd.create({op: 'create', kind: 'chips', x: Math.round(cx - 48),
+                         y: Math.round(cy + 60), count: 4, color: '#d33'}); }""")
     await wait_js(
         page, "s.server.some(o => o.t === 'counter') && s.server.some(o => o.t === 'chips')"
     )
