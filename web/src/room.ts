@@ -356,6 +356,9 @@ export class Room implements DragHost {
   /** A click on an object; true when the game used it (picking the card to knock with). */
   pick = (id: string): boolean => this.game.pick(id);
 
+  /** A single click or tap on a card; in a rule room, a draw from the stock when that is all it does. */
+  tap = (id: string): boolean => (this.s.game ? this.game.tap(id) : false);
+
   /** A double-click on a card; in a rule room, the card's one move. */
   activate = (id: string): boolean => (this.s.game ? this.game.activate(id) : false);
 

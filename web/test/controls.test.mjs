@@ -18,6 +18,7 @@ import {
   winnersText,
   questionText,
   yesText,
+  tapDraw,
 } from "../src/game/controls.ts";
 
 const bid = (n) => ({ action: { type: "bid", bid: n }, label: n === 0 ? "Nil" : String(n), kind: "button", group: "bid" });
@@ -213,4 +214,17 @@ test("a set that could be two ranks is asked about: 2s and aces wild, all wild c
   assert.deepEqual(setRanks(["H2", "S1"], round5), []); // not a set
   assert.deepEqual(setRanks(["J1", "J2", "J1"], round5), []);
   assert.deepEqual(setRanks(["H2", "S1", "xyz"], round5), []);
+});
+
+test("a single tap draws from the stock only when drawing is all the stock's top card can do", () => {
+  const draw = { action: { type: "draw", source: "stock" }, label: "Draw from the stock", kind: "drag", source: "stock", dest: "hand" };
+  const take = { action: { type: "draw", source: "discard" }, label: "Take the discard", kind: "drag", source: "discard", dest: "hand" };
+  const stock = { source: "stock", top: true };
+  assert.equal(tapDraw([draw, take], stock), draw);
+  assert.equal(tapDraw([take], stock), null, "no draw from the stock offered");
+  assert.equal(tapDraw([draw], { ...stock, top: false }), null, "not the top card");
+  assert.equal(tapDraw([take], { source: "discard", top: true, face: "H3" }), null, "a face-up discard is a choice: drag it");
+  const elsewhere = { ...draw, dest: "meld0" };
+  assert.equal(tapDraw([draw, elsewhere], stock), null, "two places to go");
+  assert.equal(tapDraw([draw], { source: "hand", top: true, face: "H3" }), null);
 });

@@ -93,6 +93,17 @@ export function directControl(controls: readonly Control[], card: CardAt): Contr
   return fits.length === 1 ? fits[0] : null;
 }
 
+/**
+ * A single tap on a card draws it when that is all it can do: a face-down top card of a pile
+ * (the stock) whose one move is into your hand. Anything with a choice (a face-up discard you
+ * may or may not take, a card with two places to go) still wants a drag or a double-click.
+ */
+export function tapDraw(controls: readonly Control[], card: CardAt): Control | null {
+  if (card.source === "hand" || card.face !== undefined || !card.top) return null;
+  const c = directControl(controls, card);
+  return c && (c.dest ?? "hand") === "hand" ? c : null;
+}
+
 /** What may move now: hand cards to glow, and zones that are a drag's source or destination. */
 export function dragHints(controls: readonly Control[]): { handFaces: Set<string>; zones: Set<string>; toHand: boolean } {
   const handFaces = new Set<string>();

@@ -19,6 +19,7 @@ import {
   setRanks,
   sortControls,
   type SortedControls,
+  tapDraw,
   timerLeft,
   winnersText,
   questionText,
@@ -646,6 +647,26 @@ export class GameUI {
     } else if (drags.some((d) => dragFits(d, [at]))) toast("That card can go to more than one place: drag it where you want it.", "info");
     return true;
   }
+
+  /**
+   * A single click or tap on a card: the stock drawn when drawing is all it does (`tapDraw`).
+   * The rest of a double-click (a second tap on the same game view, before the server answers)
+   * is swallowed, never sent as a second draw.
+   */
+  tap(id: string): boolean {
+    const g = this.game;
+    if (!g || g.waiting || this.knock.active) return false;
+    const at = this.cardAt(id);
+    const c = at ? tapDraw(this.liveDrags(), at) : null;
+    if (!c) return false;
+    const now = performance.now();
+    if (this.tapped.g === g && now - this.tapped.at < 1500) return true;
+    this.tapped = { g, at: now };
+    this.act(c.action);
+    return true;
+  }
+
+  private tapped: { g: Game | null; at: number } = { g: null, at: 0 };
 
   /** Does this card have exactly one move now (what Enter or a double-click would make)? */
   oneMove(id: string): boolean {

@@ -19,7 +19,7 @@ export function click(ctx: DragCtx, p: Press): void {
     }
     return;
   }
-  if (g.kind === "card" && !p.additive && host.pick?.(g.id)) return;
+  if (g.kind === "card" && !p.additive && (host.tap?.(g.id) || host.pick?.(g.id))) return;
   const now = performance.now();
   const o = s.view.get(g.id);
   if (o?.t === "die" && !p.additive) {

@@ -26,6 +26,8 @@ export interface DragHost {
   dragHint?(ids: string[] | null): void;
   /** A click on an object: true when it was used (e.g. picking a card to knock with). */
   pick?(id: string): boolean;
+  /** A single click or tap on a card: true when it was used (a rule room's stock drawn). */
+  tap?(id: string): boolean;
   /** A double-click on a card: true when it was used (a rule room's move for that card). */
   activate?(id: string): boolean;
   /** May this object be moved now (outside edit mode zones keep their place)? */
