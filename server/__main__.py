@@ -24,8 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser(
         "simulate",
-        help="play a game's bots against random-legal players: "
-        "cardtable simulate GAME --games N [--seed S] [--players N]",
+        help="play a game's bots against random-legal players, or its computer levels against "
+        "each other: cardtable simulate GAME --games N [--seed S] [--players N] "
+        "[--levels hard,normal]",
         add_help=False,
     )
     serve = sub.add_parser(
