@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.browser.conftest import BROWSER_TESTS, dump, settled
+from tests.browser.conftest import BROWSER_TESTS, dump, settled, shot
 from tests.browser.test_seats import DESKTOP, rule_room, until_my_turn
 
 pytestmark = BROWSER_TESTS
@@ -99,6 +99,22 @@ async def test_a_computer_s_card_glides_from_its_place_and_the_trick_slides_to_i
     assert abs(ex - won[0]) < 3 and abs(ey - won[1]) < 3, (ends, won, "the winner's pile")
     await settled(page)
     assert await page.locator("[data-testid=card-leaving]").count() == 0, "gone once faded"
+
+    # A picture of a card on its way: play ours, catch the glide, hold it half way.
+    await page.evaluate(
+        "a => window.__cardtable.room.conn.request('game', {action: a})",
+        next(a for a in g["legal"] if a["type"] == "play"),
+    )
+    await page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=card]')]"
+        ".some((el) => el.getAnimations().some((a) => a.id === 'arrive'))"
+    )
+    await page.evaluate(
+        "() => document.getAnimations().forEach((a) => { a.pause(); a.currentTime = 180; })"
+    )
+    await shot(page, "motion-glide-desktop")
+    await page.evaluate("() => document.getAnimations().forEach((a) => a.play())")
+    await settled(page)
 
 
 async def test_reduced_motion_moves_nothing(pages):
