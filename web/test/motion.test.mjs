@@ -151,3 +151,20 @@ test("the start transform puts the element's centre on the source's, scaled to i
   assert.equal(startTransform(from, to), "translate(125.0px, 635.0px) scale(2.000)");
   assert.equal(startTransform({ x: 0, y: 0, w: 50, h: 70 }, to, 4), "translate(0.0px, 0.0px) rotate(4deg)");
 });
+
+test("two plays drawn at once: each pile's card from its owner's hand", () => {
+  const prev = before();
+  prev.set("trick2", { ...stack("trick2", []), owner: 2 });
+  prev.set("trick1", { ...stack("trick1", []), owner: 1 });
+  const next = new Map(prev);
+  next.set("hand1", hand(1, 12));
+  next.set("hand2", hand(2, 12));
+  next.set("trick1", { ...stack("trick1", ["p1"]), owner: 1 });
+  next.set("trick2", { ...stack("trick2", ["p2"]), owner: 2 });
+  next.set("p1", card("p1", "trick1", "D5"));
+  next.set("p2", card("p2", "trick2", "D7"));
+  assert.deepEqual([...plan(prev, next, 0).arrive].sort(), [
+    ["p1", { hand: 1 }],
+    ["p2", { hand: 2 }],
+  ]);
+});

@@ -6,8 +6,8 @@
 //
 // - a new card showing the face of a card that just went: it is that card, moved (your own
 //   play from the hand, a discard taken);
-// - a new card in a pile while a hand got smaller: played from that hand (another player's
-//   play glides from their place);
+// - a new card in a pile while a hand got smaller: played from that hand (the pile's owner's,
+//   when two plays arrive at once; another player's play glides from their place);
 // - a new card in your hand while a pile got smaller: drawn from that pile;
 // - many new cards in the hands at once: a deal, from the deck (the `stock` pile, else the
 //   middle of the table);
@@ -90,6 +90,8 @@ export function plan(prev: Objects, next: Objects, mySeat: number | null): Plan 
   const myHand = mySeat === null ? undefined : next.get(`hand${mySeat}`);
   const mine = new Set(isHand(myHand) ? cardIds(myHand) : []);
   const shrunkHand = most(handsBefore, handsAfter, -1);
+  const shrunk = new Set<number>();
+  for (const [seat, n] of handsAfter) if (n < (handsBefore.get(seat) ?? 0)) shrunk.add(seat);
   const shrunkPile = most(pilesBefore, pilesAfter, -1);
   const matched = new Set<string>();
   for (const id of fresh) {
@@ -102,8 +104,14 @@ export function plan(prev: Objects, next: Objects, mySeat: number | null): Plan 
     } else if (mine.has(id)) {
       if (mySeat !== null && dealt.includes(mySeat)) arrive.set(id, { deck: true });
       else if (shrunkPile) arrive.set(id, { stack: shrunkPile.key });
-    } else if (c.parent && isStack(next.get(c.parent)) && shrunkHand && !dealt.length) {
-      arrive.set(id, { hand: shrunkHand.key });
+    } else if (c.parent && !dealt.length) {
+      // Into a pile: from its owner's hand if that shrank (two plays drawn at once), else from
+      // the one hand that shrank.
+      const pile = next.get(c.parent);
+      const owner = isStack(pile) ? (pile as { owner?: number | null }).owner : undefined;
+      if (!isStack(pile)) continue;
+      if (typeof owner === "number" && shrunk.has(owner)) arrive.set(id, { hand: owner });
+      else if (shrunkHand) arrive.set(id, { hand: shrunkHand.key });
     }
   }
 
