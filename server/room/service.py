@@ -315,9 +315,21 @@ class RoomService:
                 try:
                     change = reduce(table, intent, env)
                 except CardtableError as err:
-                    if once is None or err.retryable:
+                    if err.retryable:
                         raise
-                    first = await self._refused(code, by, once, cached.version)
+                    # Judged on the state this process has: another process may have committed
+                    # since (its feed message not here yet). A refusal stands only for the
+                    # room as it is; otherwise the intent is judged again on the newer state.
+                    if once is None:
+                        if await self._behind(code, cached.version):
+                            self._cache.pop(code, None)
+                            continue
+                        raise
+                    try:
+                        first = await self._refused(code, by, once, cached.version)
+                    except VersionMismatch:
+                        self._cache.pop(code, None)
+                        continue
                     if first is None:
                         raise
                     return first
@@ -368,6 +380,15 @@ class RoomService:
                     self.on_wake(code, wake)
                 return Commit(code, table.version, deltas, change.log, wake)
             raise CardtableError(CONFLICT, "The room is busy; try again.", retryable=True)
+
+    async def _behind(self, code: str, version: int) -> bool:
+        """Whether the room in the store is past ``version`` (unknown when the store does not
+        answer: then the state at hand is all there is)."""
+        try:
+            current = await self.store.version(code)
+        except StoreUnavailable:
+            return False
+        return current is not None and current != version
 
     async def _refused(self, code: str, player: str, once: str, version: int) -> Commit | None:
         """Operation ``once`` was refused on the table at ``version``: record that in the store

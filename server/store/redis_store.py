@@ -73,13 +73,17 @@ end
 return -2
 """
 
-# KEYS: the player's remembered operation ids. ARGV: the id, the version the refusal was judged
-# at, ttl, how many ids to remember. Records the id as refused unless it has an outcome already,
-# which is returned instead: so an earlier attempt of it still on its way to Redis can't land
-# after the refusal was answered.
+# KEYS: the player's remembered operation ids, the room. ARGV: the id, the version the refusal was
+# judged at, ttl, how many ids to remember. Records the id as refused unless it has an outcome
+# already, which is returned instead: so an earlier attempt of it still on its way to Redis can't
+# land after the refusal was answered. A refusal judged on another version than the room's is not
+# recorded: the room's version is returned in a list (judge it again on the room as it is; a
+# process's cached state may lag a commit another process made).
 _REFUSE = """
 local seen = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if seen then return tonumber(seen) end
+local v = redis.call('HGET', KEYS[2], 'v')
+if v and tonumber(v) ~= tonumber(ARGV[2]) then return {tonumber(v)} end
 redis.call('ZADD', KEYS[1], 2 * tonumber(ARGV[2]) + 1, ARGV[1])
 redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -tonumber(ARGV[4]) - 1)
 redis.call('EXPIRE', KEYS[1], ARGV[3])
@@ -304,12 +308,16 @@ class RedisStore:
     async def refuse(self, code: str, player: str, opid: str, version: int) -> Seen | None:
         """Record that operation ``opid`` of ``player`` was refused on the table at ``version``,
         unless the id has an outcome already: then return that (a commit of an earlier attempt,
-        say). After this no attempt of the id can land, so the refusal is final."""
-        res = int(
-            await self._write(
-                self._refuse, [ids_key(code, player)], [opid, version, self.ttl, self.id_cap]
-            )
+        say). After this no attempt of the id can land, so the refusal is final. Raises
+        :class:`VersionMismatch` (nothing recorded) when the room is no longer at ``version``."""
+        got = await self._write(
+            self._refuse,
+            [ids_key(code, player), room_key(code)],
+            [opid, version, self.ttl, self.id_cap],
         )
+        if isinstance(got, list):
+            raise VersionMismatch(int(got[0]))
+        res = int(got)
         return None if res < 0 else Seen.from_score(res)
 
     async def log_since(self, code: str, version: int, upto: int) -> list[bytes] | None:
