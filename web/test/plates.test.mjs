@@ -78,6 +78,25 @@ test("Pennies shows pennies and score; Gin and Rummy the score", () => {
   );
 });
 
+test("at game over a plate shows the final score, bonuses included, as the sheet does", () => {
+  // Gin's view keeps the running points (121, 38); the outcome adds the game and box bonuses.
+  const gin = { name: "gin_rummy", players: [{}, {}], view: { scores: [121, 38] }, outcome: { winners: [0], scores: [371, 188] } };
+  assert.deepEqual(
+    [0, 1].map((p) => gameStats(gin, p).map((s) => s.text)),
+    [["Score 371"], ["Score 188"]],
+  );
+  const pennies = {
+    name: "pennies",
+    players: [{}, {}],
+    view: { pennies: [3, 0], scores: { totals: [80, 140] } },
+    outcome: { winners: [0], scores: [80, 140] },
+  };
+  assert.deepEqual(
+    gameStats(pennies, 1).map((s) => s.text),
+    ["Pennies 0", "Score 140"],
+  );
+});
+
 test("plates: your own at the bottom, the one to act marked, a computer's level when sent", () => {
   const g = spadesGame(1);
   g.players[2].level = "hard";

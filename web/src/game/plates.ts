@@ -69,6 +69,9 @@ function sideOf(view: View, p: number): number {
 export function gameStats(game: Game, p: number): PlateStat[] {
   const view = (game.view ?? {}) as View;
   const out: PlateStat[] = [];
+  // Once the game is over, the score is the final one (with the game's bonuses), as on the sheet.
+  const finals = game.outcome?.scores;
+  const final = Array.isArray(finals) && finals.length === game.players.length ? num(finals[p]) : null;
   const push = (key: string, label: string, v: unknown) => {
     if (v === undefined || v === null) return;
     out.push({ key, text: `${label} ${v}` });
@@ -83,11 +86,11 @@ export function gameStats(game: Game, p: number): PlateStat[] {
     case "pennies": {
       push("pennies", "Pennies", num(at(view.pennies, p)));
       const scores = view.scores as { totals?: unknown } | undefined;
-      push("score", "Score", num(at(scores?.totals, p)) ?? 0);
+      push("score", "Score", final ?? num(at(scores?.totals, p)) ?? 0);
       return out;
     }
     default: {
-      let score = num(at(view.scores, p));
+      let score = final ?? num(at(view.scores, p));
       const board = game.scoreboard;
       if (score === null && board && !board.scored && board.columns.length === game.players.length) score = num(board.totals[p]);
       push("score", "Score", score);
