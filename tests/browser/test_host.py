@@ -4,7 +4,15 @@ player; badges everyone sees."""
 
 from __future__ import annotations
 
-from tests.browser.conftest import BROWSER_TESTS, create_and_join, dump, settled, shot, wait_js
+from tests.browser.conftest import (
+    BROWSER_TESTS,
+    create_and_join,
+    dump,
+    enter_room,
+    settled,
+    shot,
+    wait_js,
+)
 
 pytestmark = BROWSER_TESTS
 
@@ -71,3 +79,26 @@ async def test_host_controls(pages):
     assert await a.locator("[data-testid=add-menu]").is_visible()
     assert await a.locator("[data-testid=undo]").is_visible()
     await a.locator("[data-testid=host-rules-on]").wait_for()
+
+
+async def test_computer_level_from_the_panel(pages):
+    """The host's "Computer" button seats a computer at the level beside it: by default the one
+    last chosen on the home page's quick play (localStorage), here changed to Hard."""
+    a = await pages.open("/?name=Ana")
+    await a.locator("[data-testid=level-easy]").check()  # quick play's choice, remembered
+    await a.locator("[data-testid=game-select] option[value=rummy]").wait_for(state="attached")
+    await a.select_option("[data-testid=game-select]", "rummy")
+    await a.click("[data-testid=create-room]")
+    await enter_room(a)
+    pick = a.locator("[data-testid=bot-level-1]")
+    await pick.wait_for()
+    assert await pick.input_value() == "easy", "the level last chosen on the home page"
+    await pick.select_option("hard")
+    await a.click("[data-testid=bot-1]")
+    level = a.locator("[data-testid=seat-1] [data-testid=bot-level]")
+    await level.wait_for()
+    assert (await level.text_content()).strip() == "(hard)"
+    await wait_js(a, "s.players.some(p => p.bot && p.seat === 1 && p.level === 'hard')")
+    # The choice is remembered for the next seat (and quick play).
+    assert await a.locator("[data-testid=bot-level-2]").input_value() == "hard"
+    assert await a.evaluate("localStorage.getItem('cardtable:level')") == "hard"

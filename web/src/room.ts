@@ -52,7 +52,7 @@ export class Room implements DragHost {
       rename: () => void this.renameMe(),
       lock: (locked) => this.conn.request("host", { action: locked ? "lock" : "unlock" }),
       remove: (p) => void this.removePlayer(p),
-      bot: (seat) => this.conn.request("host", { action: "bot", seat }),
+      bot: (seat, level) => this.conn.request("host", { action: "bot", seat, level }),
       rulesOn: () => void this.rulesOn(),
       rulesOff: () => void this.rulesOff(),
       newGame: () => void this.newGame(),

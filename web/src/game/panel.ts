@@ -5,6 +5,7 @@
 
 import { handCount, isHand } from "../table/board";
 import { h, patchChildren } from "../core/dom";
+import { type Level, LEVELS, savedLevel, saveLevel } from "../core/level";
 import { isFavourite } from "../social/social";
 import { everyoneEdits, type State, vacatedBy } from "../table/state";
 import type { Player } from "../core/types";
@@ -17,7 +18,8 @@ export interface PanelActions {
   /** Host only: */
   lock(locked: boolean): void;
   remove(player: Player): void;
-  bot(seat: number): void;
+  /** Seat a computer at `level` (the panel's choice beside the button). */
+  bot(seat: number, level: Level): void;
   rulesOn(): void;
   rulesOff(): void;
   newGame(): void;
@@ -215,8 +217,22 @@ export class Panel {
             { type: "button", class: "small", "data-testid": `bot-${seat}`, title: "Seat a computer player here" },
             "Computer",
           );
-          bot.addEventListener("click", () => this.actions.bot(seat));
-          btns.appendChild(bot);
+          // Its level: the one last chosen here or on the home page's quick play (remembered,
+          // so a redraw of the panel keeps it).
+          const level = h("select", {
+            class: "small bot-level-pick",
+            "data-testid": `bot-level-${seat}`,
+            "aria-label": `Level of a computer in seat ${seat + 1}`,
+            title: "How well the computer plays",
+          });
+          const chosen = savedLevel();
+          for (const [value, label] of LEVELS) {
+            level.appendChild(h("option", { value, selected: value === chosen }, label));
+          }
+          level.value = chosen;
+          level.addEventListener("change", () => saveLevel(level.value as Level));
+          bot.addEventListener("click", () => this.actions.bot(seat, level.value as Level));
+          btns.append(level, bot);
         }
         // A seat someone left (away too long) is theirs to come back to; its cards stay there.
         const left = vacatedBy(s, seat);

@@ -6,20 +6,7 @@
 
 import { h, setText } from "../core/dom";
 import type { GameInfo } from "../core/types";
-import { load, save } from "../core/util";
-
-const LEVEL_KEY = "cardtable:level";
-const LEVELS = [
-  ["easy", "Easy"],
-  ["normal", "Normal"],
-  ["hard", "Hard"],
-] as const;
-type Level = (typeof LEVELS)[number][0];
-
-function savedLevel(): Level {
-  const got = load(LEVEL_KEY);
-  return LEVELS.some(([v]) => v === got) ? (got as Level) : "normal";
-}
+import { LEVELS, savedLevel, saveLevel } from "../core/level";
 
 /** The box; `beforeGo` runs before a room is made (the home page saves the name typed). */
 export function quickPlayBox(games: Promise<GameInfo[]>, beforeGo: () => void): HTMLElement {
@@ -37,7 +24,7 @@ export function quickPlayBox(games: Promise<GameInfo[]>, beforeGo: () => void): 
     input.addEventListener("change", () => {
       if (!input.checked) return;
       level = value;
-      save(LEVEL_KEY, value);
+      saveLevel(value);
     });
     levels.appendChild(h("label", { class: "level", for: `level-${value}` }, input, h("span", {}, label)));
   }
