@@ -94,6 +94,8 @@ async def test_computer_level_from_the_panel(pages):
     await pick.wait_for()
     assert await pick.input_value() == "easy", "the level last chosen on the home page"
     await pick.select_option("hard")
+    await settled(a)
+    await shot(a, "host-computer-level")
     await a.click("[data-testid=bot-1]")
     level = a.locator("[data-testid=seat-1] [data-testid=bot-level]")
     await level.wait_for()

@@ -230,7 +230,13 @@ export class Panel {
             level.appendChild(h("option", { value, selected: value === chosen }, label));
           }
           level.value = chosen;
-          level.addEventListener("change", () => saveLevel(level.value as Level));
+          level.addEventListener("change", () => {
+            saveLevel(level.value as Level);
+            // The other free seats' pickers follow (they show the level last chosen).
+            for (const other of document.querySelectorAll<HTMLSelectElement>("select.bot-level-pick")) {
+              other.value = level.value;
+            }
+          });
           bot.addEventListener("click", () => this.actions.bot(seat, level.value as Level));
           btns.append(level, bot);
         }
