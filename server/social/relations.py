@@ -9,6 +9,7 @@ from server.store.base import SocialStore, answers_unavailable
 
 KINDS = ("block", "mute", "favourite")
 MOST = 1000  # identities per relation kind
+EXCLUSIVE = {"block": "favourite", "favourite": "block"}  # setting one clears the other
 
 
 class Relations:
@@ -28,6 +29,10 @@ class Relations:
             raise CardtableError(UNKNOWN_IDENTITY, "There is no such player.")
         if await self.store.relation_size(me, kind) >= MOST:
             raise CardtableError(BAD_REQUEST, f"At most {MOST} players per list.")
+        # A favourite is never blocked: setting one clears the other (first, so that no one
+        # reads both at once).
+        if kind in EXCLUSIVE:
+            await self.store.relation_drop(me, EXCLUSIVE[kind], other)
         await self.store.relation_add(me, kind, other)
 
     @answers_unavailable

@@ -31,6 +31,25 @@ async def test_relations_are_sent_after_hello_and_after_each_change(people):
     assert (await again.event("relations"))["favourite"] == [b.identity]
 
 
+async def test_favourite_and_block_are_exclusive(people):
+    a = await people("Ann")
+    b = await people("Bob")
+    await a.request("relation", {"id": b.identity, "kind": "favourite", "on": True})
+    await a.request("relation", {"id": b.identity, "kind": "mute", "on": True})
+    await a.request("relation", {"id": b.identity, "kind": "block", "on": True})
+    assert (await a.event("relations", count=4)) == {
+        "block": [b.identity],
+        "mute": [b.identity],
+        "favourite": [],
+    }
+    await a.request("relation", {"id": b.identity, "kind": "favourite", "on": True})
+    assert (await a.event("relations", count=5)) == {
+        "block": [],
+        "mute": [b.identity],
+        "favourite": [b.identity],
+    }
+
+
 async def test_hostile_relations(people):
     a = await people("Ann")
     for payload, code in (
