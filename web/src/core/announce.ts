@@ -1,12 +1,12 @@
 // Live regions for screen readers: polite announcements that are not shown on screen.
 // "moves": what other players did (the room's log lines from their deltas; our own are left
 // out, since we know what we did). "keys": feedback for keyboard play (what was picked up,
-// where it would go). Each announcement is a new line in its region, so saying the same thing
+// where it would go). "chat": table chat lines from others. Each announcement is a new line in its region, so saying the same thing
 // twice is heard twice; only the last few lines are kept.
 
 import { h } from "./dom";
 
-export type Channel = "moves" | "keys";
+export type Channel = "moves" | "keys" | "chat";
 
 const KEEP = 5;
 const regions = new Map<Channel, HTMLElement>();
@@ -19,7 +19,7 @@ function region(channel: Channel): HTMLElement {
       role: "status",
       "aria-live": "polite",
       "aria-atomic": "false",
-      "data-testid": channel === "moves" ? "live-moves" : "live-keys",
+      "data-testid": `live-${channel}`,
     });
     document.body.appendChild(el);
     regions.set(channel, el);
@@ -31,6 +31,7 @@ function region(channel: Channel): HTMLElement {
 export function prepareAnnouncer(): void {
   region("moves");
   region("keys");
+  region("chat");
 }
 
 export function announce(text: string, channel: Channel = "moves"): void {

@@ -144,7 +144,13 @@ export function prompt(
 
 let toastBox: HTMLElement | null = null;
 
-export function toast(text: string, kind: "error" | "info" = "info", ms = 4000): void {
+/** `action`: a button in the toast (e.g. Undo); a click runs it and closes the toast. */
+export function toast(
+  text: string,
+  kind: "error" | "info" = "info",
+  ms = 4000,
+  action?: { label: string; testid: string; run: () => void },
+): void {
   if (!toastBox || !toastBox.isConnected) {
     toastBox = h("div", { class: "toasts", role: "status", "aria-live": "polite" });
     document.body.appendChild(toastBox);
@@ -153,6 +159,14 @@ export function toast(text: string, kind: "error" | "info" = "info", ms = 4000):
   const strip = document.querySelector(".hand-strip")?.getBoundingClientRect();
   toastBox.style.bottom = strip && strip.height ? `${Math.max(24, window.innerHeight - strip.top + 12)}px` : "";
   const t = h("div", { class: `toast ${kind}`, "data-testid": "toast" }, text);
+  if (action) {
+    const b = h("button", { type: "button", class: "small toast-action", "data-testid": action.testid }, action.label);
+    b.addEventListener("click", () => {
+      action.run();
+      t.remove();
+    });
+    t.append(" ", b);
+  }
   toastBox.appendChild(t);
   while (toastBox.children.length > 4) toastBox.firstElementChild?.remove();
   window.setTimeout(() => {
@@ -193,10 +207,11 @@ export function screen(
 }
 
 /** A yes/no question in a small modal. Resolves to true when confirmed. */
-export function confirmDialog(title: string, text: string, ok: string, extra?: HTMLElement): Promise<boolean> {
+/** `safe`: the cancel button's label, and then it (not `ok`) is the focused, default choice. */
+export function confirmDialog(title: string, text: string, ok: string, extra?: HTMLElement, safe?: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const yes = h("button", { type: "submit", class: "primary", "data-testid": "confirm-ok" }, ok);
-    const no = h("button", { type: "button", "data-testid": "confirm-cancel" }, "Cancel");
+    const yes = h("button", { type: "submit", class: safe ? "" : "primary", "data-testid": "confirm-ok" }, ok);
+    const no = h("button", { type: "button", class: safe ? "primary" : "", "data-testid": "confirm-cancel" }, safe ?? "Cancel");
     const form = h(
       "form",
       { class: "modal-box" },
@@ -221,6 +236,6 @@ export function confirmDialog(title: string, text: string, ok: string, extra?: H
       e.stopPropagation();
     });
     document.body.appendChild(modal);
-    yes.focus();
+    (safe ? no : yes).focus();
   });
 }

@@ -6,7 +6,7 @@
 import { handCount, isHand } from "../table/board";
 import { h, patchChildren } from "../core/dom";
 import { type Level, LEVELS, savedLevel, saveLevel } from "../core/level";
-import { isFavourite } from "../social/social";
+import { isFavourite, relationButtons, relationsKey } from "../social/social";
 import { everyoneEdits, type State, vacatedBy } from "../table/state";
 import type { Player } from "../core/types";
 import { seatColor } from "../core/util";
@@ -55,6 +55,12 @@ export class Panel {
   private specEl: HTMLElement;
   private specTitle: HTMLElement;
   private logEl: HTMLElement;
+  /** The chat's own list and its pane (social/chat.ts fills them); moves go in `logEl`. */
+  readonly chatEl: HTMLElement;
+  readonly chatPane: HTMLElement;
+  private logBox: HTMLElement;
+  private unreadEl: HTMLElement;
+  private unread = 0;
   private meEl: HTMLElement;
   private hostEl: HTMLElement;
   private lockedEl: HTMLElement;
@@ -73,7 +79,53 @@ export class Panel {
       "Locked",
     );
     // Focusable, so a keyboard user can scroll the log once it overflows (WCAG 2.1.1).
-    this.logEl = h("ol", { class: "log", "data-testid": "log", tabindex: "0", "aria-label": "Room log" });
+    this.logEl = h("ol", { class: "log", "data-testid": "log", tabindex: "0", "aria-label": "Moves" });
+    this.chatEl = h("ol", { class: "log chat-log", "data-testid": "chat-log", tabindex: "0", "aria-label": "Chat" });
+    // Chat and moves apart: two panes, side by side in the panel's height on a wide screen, two
+    // tabs on a narrow one (where the panel is a drawer), the chat's first.
+    this.unreadEl = h("span", { class: "unread", "data-testid": "chat-unread", hidden: true });
+    const tab = (which: "chat" | "moves", label: string, ...extra: HTMLElement[]) => {
+      const b = h(
+        "button",
+        {
+          type: "button",
+          role: "tab",
+          class: "log-tab",
+          id: `tab-${which}`,
+          "aria-controls": `pane-${which}`,
+          "data-testid": `tab-${which}`,
+        },
+        label,
+        ...extra,
+      );
+      b.addEventListener("click", () => this.showPane(which));
+      return b;
+    };
+    this.chatPane = h(
+      "section",
+      { class: "log-pane chat-pane", id: "pane-chat", role: "tabpanel", "aria-labelledby": "tab-chat", "data-testid": "chat-pane" },
+      h("h2", { class: "pane-title" }, "Chat"),
+      this.chatEl,
+    );
+    const movesPane = h(
+      "section",
+      { class: "log-pane moves-pane", id: "pane-moves", role: "tabpanel", "aria-labelledby": "tab-moves", "data-testid": "moves-pane" },
+      h("h2", { class: "pane-title" }, "Moves"),
+      this.logEl,
+    );
+    this.logBox = h(
+      "div",
+      { class: "log-box" },
+      h(
+        "div",
+        { class: "log-tabs", role: "tablist", "aria-label": "Chat and moves" },
+        tab("chat", "Chat", this.unreadEl),
+        tab("moves", "Moves"),
+      ),
+      movesPane,
+      this.chatPane,
+    );
+    this.showPane("chat");
     this.el = h(
       "aside",
       { class: "panel", "data-testid": "panel" },
@@ -87,8 +139,28 @@ export class Panel {
         this.meEl,
         this.hostEl,
       ),
-      h("section", { class: "log-box" }, h("h2", {}, "Room log"), this.logEl),
+      this.logBox,
     );
+  }
+
+  /** On a narrow screen, show the chat's tab or the moves' (a wide one shows both). */
+  showPane(which: "chat" | "moves"): void {
+    this.logBox.dataset.show = which;
+    for (const b of this.logBox.querySelectorAll<HTMLElement>("[role=tab]")) {
+      b.setAttribute("aria-selected", b.id === `tab-${which}` ? "true" : "false");
+    }
+    if (which === "chat") {
+      this.unread = 0;
+      this.unreadEl.hidden = true;
+    }
+  }
+
+  /** A chat line from someone else came: counted on the Chat tab while the moves' one shows. */
+  chatArrived(): void {
+    if (this.logBox.dataset.show === "chat") return;
+    this.unread++;
+    this.unreadEl.textContent = ` (${this.unread})`;
+    this.unreadEl.hidden = false;
   }
 
   render(s: State): void {
@@ -111,6 +183,7 @@ export class Panel {
       s.public,
       game,
       everyoneEdits(s),
+      relationsKey(),
     ]);
     if (key !== this.key) {
       this.key = key;
@@ -193,6 +266,8 @@ export class Panel {
                   { class: `status ${status}`, "data-testid": "player-status", "data-status": status },
                   STATUS_TEXT[status] || status,
                 ),
+            // Favourite / mute / block this person (their identity), right here at the table.
+            p.bot || mine ? null : relationButtons(p.identity, p.name),
           ),
           hand,
         );
@@ -270,6 +345,7 @@ export class Panel {
           isFavourite(p.identity) ? h("span", { class: "heart", "data-testid": "fav-heart", title: "A favourite" }, "♥") : null,
           p.id === s.me.player ? h("span", { class: "you" }, " (you)") : null,
           h("span", { class: `status ${status}`, "data-status": status }, STATUS_TEXT[status] || status),
+          p.id === s.me.player ? null : relationButtons(p.identity, p.name),
           iAmHost && p.id !== s.me.player ? this.removeButton(p) : null,
         );
       }),

@@ -1,8 +1,11 @@
 // The room's side of "playing with people": `hello` before each join (so the player carries our
 // identity and the server leaves out lines of players we muted), the seat a challenge gave us
-// (`?seat=N`), the "blocked player here" question, and table chat: lines in the room log (as
-// text, never markup), lines of muted players hidden, an input under the log.
+// (`?seat=N`), the "blocked player here" question, and table chat: lines in the panel's own chat
+// list, apart from the moves, in the order they were said (history and live lines alike), as
+// text, never markup (a link is plain text); lines of muted players hidden; a new line from
+// someone else announced politely to screen readers; an input under the list.
 
+import { announce } from "../core/announce";
 import { h } from "../core/dom";
 import { hello, type ServerErr, showOutOfDate, STORAGE_NEEDED, storageWorks } from "../net/identity";
 import type { Conn } from "../net/api";
@@ -16,8 +19,8 @@ import { queryParam } from "../core/util";
 export interface ChatPorts {
   readonly s: State;
   readonly conn: Conn;
-  /** The players panel, whose log box the chat lines go in. */
-  readonly panel: { readonly el: HTMLElement };
+  /** The players panel: its chat list and pane, and a count of lines not seen yet. */
+  readonly panel: { readonly chatEl: HTMLElement; readonly chatPane: HTMLElement; chatArrived(): void };
   /** Redraw the page (hearts by favourites' names). */
   changed(): void;
 }
@@ -35,6 +38,13 @@ export class RoomChat {
     const conn = room.conn;
     const sock = conn.socket;
     this.social = new Social(sock);
+    // A mute says what it did, and can be undone.
+    this.social.onMuted = (id, name) =>
+      toast(`${name} is muted: you won't see their chat.`, "info", 8000, {
+        label: "Undo",
+        testid: "undo-mute",
+        run: () => this.social.set(id, "mute", false),
+      });
     this.social.onChange(() => {
       this.applyMutes();
       room.changed(); // hearts by favourites' names in the players panel
@@ -54,13 +64,13 @@ export class RoomChat {
     sock.on("chat", (d: unknown) => {
       const code = d && typeof d === "object" ? (d as { code?: unknown }).code : null;
       const line = chatLine(d);
-      if (line && code === room.s.code) this.add(line);
+      if (line && code === room.s.code) this.add(line, true);
     });
     sock.on("chat_history", (d: Partial<ChatHistory>) => {
       if (!d || d.code !== room.s.code || !Array.isArray(d.lines)) return;
       for (const raw of d.lines) {
         const line = chatLine(raw);
-        if (line) this.add(line);
+        if (line) this.add(line, false);
       }
     });
     sock.on("ack", (d: Partial<Ack>) => {
@@ -83,7 +93,7 @@ export class RoomChat {
       e.preventDefault();
       this.send();
     });
-    const box = room.panel.el.querySelector(".log-box") ?? room.panel.el;
+    const box = room.panel.chatPane;
     box.appendChild(form);
     if (!storageWorks()) box.appendChild(h("p", { class: "hint storage-needed", "data-testid": "storage-needed" }, STORAGE_NEEDED));
   }
@@ -98,12 +108,12 @@ export class RoomChat {
     this.room.conn.socket.emit("chat", { text, ref: `chat${this.nextRef++}` });
   }
 
-  private add(line: ChatLine): void {
+  /** `live`: just said (else from the history a join brings). */
+  private add(line: ChatLine, live: boolean): void {
     const key = `${line.at}|${line.from.player}|${line.text}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    const log = this.room.panel.el.querySelector("[data-testid=log]");
-    if (!log) return;
+    const log = this.room.panel.chatEl;
     const at = new Date(line.at * 1000);
     const hhmm = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
     const who = line.from.identity;
@@ -119,10 +129,20 @@ export class RoomChat {
       who && who !== this.identity ? this.muteButton(who, line.from.name) : null,
     );
     el.hidden = !!who && this.social.has("mute", who);
-    this.items.push({ line, el });
-    if (this.items.length > 200) this.items.shift();
-    log.appendChild(el);
+    // In the order said: a live line may come before the history of a (re)join, which is older.
+    let i = this.items.length;
+    while (i > 0 && this.items[i - 1].line.at > line.at) i--;
+    const next = this.items[i]?.el;
+    this.items.splice(i, 0, { line, el });
+    if (next?.parentNode === log) log.insertBefore(el, next);
+    else log.appendChild(el);
+    while (this.items.length > 200) this.items.shift()?.el.remove();
     log.scrollTop = log.scrollHeight;
+    const mine = line.from.player === this.room.s.me.player || (!!who && who === this.identity);
+    if (live && !mine && !el.hidden) {
+      announce(`${line.from.name} says: ${line.text}`, "chat");
+      this.room.panel.chatArrived();
+    }
   }
 
   private muteButton(id: string, name: string): HTMLElement {
@@ -131,7 +151,7 @@ export class RoomChat {
       { type: "button", class: "small chat-mute", "data-testid": "chat-mute", title: `Mute ${name}: hide their chat lines` },
       "Mute",
     );
-    b.addEventListener("click", () => this.social.set(id, "mute", true));
+    b.addEventListener("click", () => this.social.mute(id, name));
     return b;
   }
 
@@ -149,7 +169,14 @@ export class RoomChat {
     const conn = this.room.conn;
     switch (e.code) {
       case "blocked_player_here":
-        void confirmDialog("Join anyway?", e.message || "This table has a player that you have blocked.", "Join anyway").then((yes) => {
+        // The safe choice ("Don't join") is the default one.
+        void confirmDialog(
+          "Join anyway?",
+          e.message || "This table has a player that you have blocked.",
+          "Join anyway",
+          undefined,
+          "Don't join",
+        ).then((yes) => {
           if (!yes) location.assign("/");
           else conn.joinWith({ ...this.joinExtra, anyway: true });
         });

@@ -33,6 +33,20 @@ const LABELS: Record<RelationKind, [string, string, string]> = {
 
 let active: Social | null = null;
 
+/** Favourite / mute / block toggles for another person at the table (the players panel), or
+ *  null when we have no identity yet or ``id`` is ours. */
+export function relationButtons(id: string | undefined, name: string): HTMLElement | null {
+  if (!id || !active || !active.me || id === active.me) return null;
+  return active.buttons(id, name);
+}
+
+/** Changes whenever the lists do (for a redraw key). */
+export function relationsKey(): string {
+  if (!active) return "";
+  const r = active.rel;
+  return JSON.stringify([active.me, [...r.block], [...r.mute], [...r.favourite]]);
+}
+
 /** Whether the page's player has made identity ``id`` a favourite (a heart by their name). */
 export function isFavourite(id: string | undefined): boolean {
   return !!id && !!active && active.has("favourite", id);
@@ -73,6 +87,15 @@ export class Social {
     this.socket.emit("relation", { id, kind, on, ref: `rel${this.nextRef++}` });
   }
 
+  /** Told when this page mutes someone (the room says so, with Undo). */
+  onMuted: ((id: string, name: string) => void) | null = null;
+
+  /** Mute ``id``, and say so where the page listens. */
+  mute(id: string, name: string): void {
+    this.set(id, "mute", true);
+    this.onMuted?.(id, name);
+  }
+
   /** A heart before a favourite's name (empty for others). */
   heart(id: string): HTMLElement {
     return h("span", { class: "heart", "data-testid": "fav-heart", title: "A favourite", hidden: !this.has("favourite", id) }, "♥");
@@ -92,12 +115,14 @@ export class Social {
             type: "button",
             class: `small rel-${kind}${on ? " on" : ""}`,
             "data-testid": `${kind}-player`,
+            "data-identity": id,
             "aria-pressed": on ? "true" : "false",
             title: `${title} (${name})`,
           },
           on ? onLabel : off,
         );
-        b.addEventListener("click", () => this.set(id, kind, !on));
+        // Favourite and block are exclusive: the server turns the other one off.
+        b.addEventListener("click", () => (kind === "mute" && !on ? this.mute(id, name) : this.set(id, kind, !on)));
         return b;
       }),
     );
