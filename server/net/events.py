@@ -309,10 +309,20 @@ class Relations(_Event):
     favourite: list[str]
 
 
+class LobbyAt(_Event):
+    """Where an online player is: a table (``code`` only where the room is public)."""
+
+    code: str | None
+    game: str | None
+    seats_free: int
+    public: bool
+
+
 class LobbyPlayer(_Event):
     id: str
     name: str
     favourite: bool
+    at: LobbyAt | None
 
 
 class LobbyTable(_Event):

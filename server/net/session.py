@@ -28,7 +28,8 @@ class Session:
     last_drag: float = 0.0
     identity: str | None = None  # said in ``hello``, secret checked
     name: str = ""  # the identity's display name
-    online: bool = False  # in the online list (``online {on: true}``)
+    online: bool = False  # in the online list (``online {on: true}``, or joined a room)
+    offline_chosen: bool = False  # said ``online {on: false}``: a room join keeps it offline
     out_of_date: bool = False  # the page's build is not ours: every event is refused
 
     @property

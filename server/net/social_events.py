@@ -200,9 +200,15 @@ class SocialHandlers:
 
     async def joined(self, sid: str, s: Session, code: str) -> None:
         """Send a joining connection the room's recent chat (lines from players it muted
-        left out)."""
+        left out). A connection with an identity is online at this table from here, unless it
+        chose to be offline."""
         if not self.ready:
             return
+        if s.identity is not None:
+            await self.lobby.at(s.identity, code)
+            if not s.online and not s.offline_chosen:
+                await self.lobby.go_online(s.identity, sid, s.name, time.time())
+                s.online = True
         lines = await self.chat_log.history(code)
         if s.identity is not None:
             senders = sorted(
@@ -253,13 +259,13 @@ class SocialHandlers:
             await self.lobby.go_online(me, sid, s.name, time.time())
         else:
             await self.lobby.go_offline(me, sid, time.time())
-        s.online = msg.on
+        s.online, s.offline_chosen = msg.on, not msg.on
         await self._ack(sid, msg.ref)
 
     async def on_lobby(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         msg = parse(Lobby, data, "lobby")
         me = self._me(s)
-        players, total = await self.lobby.players(me, msg.page, msg.q, time.time())
+        players, total = await self.lobby.players(me, msg.page, msg.q, time.time(), self.rooms)
         tables = await self.lobby.tables(self.rooms, msg.q) if msg.page == 0 else []
         await self.sockets.reply(
             "lobby",

@@ -4,7 +4,9 @@ rooms their hosts made public.
 An identity is online while one of its sockets, on any process, said ``online {on: true}`` and
 has not gone: each socket is a member of the identity's socket set, refreshed by its process's
 heartbeat; the identity leaves the online set when its last socket goes offline or disconnects,
-or when no heartbeat has refreshed it within the timeout (its process died).
+or when no heartbeat has refreshed it within the timeout (its process died). A socket that
+joins a room goes online by itself unless it chose to be offline; the lobby then says where the
+player is (``at``: the table, its code only if the room is public).
 """
 
 from __future__ import annotations
@@ -53,21 +55,46 @@ class Lobby:
 
     @answers_unavailable
     async def players(
-        self, me: str | None, page: int, q: str | None, now: float
+        self, me: str | None, page: int, q: str | None, now: float, rooms: RoomService | None = None
     ) -> tuple[list[dict[str, Any]], int]:
-        """One page of online players (by name), and how many match in all."""
+        """One page of online players (by name), and how many match in all; with ``rooms``,
+        where each one is (``at``: :meth:`where`)."""
         await self.prune(now)
         total, ids, favourites = await self.store.online_page(q, page * PAGE, PAGE, me)
         names = await self.store.names(ids)
-        out = [
-            {
-                "id": i,
-                "name": n or "",
-                "favourite": i in favourites,
-            }
-            for i, n in zip(ids, names, strict=True)
-        ]
+        codes = await self.store.at_get(ids) if rooms is not None else [None] * len(ids)
+        out = []
+        for i, n, code in zip(ids, names, codes, strict=True):
+            at = await self.where(rooms, i, code, now) if rooms and code else None
+            out.append({"id": i, "name": n or "", "favourite": i in favourites, "at": at})
         return out, total
+
+    @answers_unavailable
+    async def at(self, identity: str, code: str) -> None:
+        """``identity`` joined room ``code``."""
+        await self.store.at_set(identity, code)
+
+    async def where(
+        self, rooms: RoomService, identity: str, code: str, now: float
+    ) -> dict[str, Any] | None:
+        """The table ``identity`` is at, if one of its sockets is live in room ``code``: the
+        game, the free seats, and the code only where the room is public (a private room is
+        just "at a table")."""
+        try:
+            table = await rooms.load_table(code)
+        except CardtableError:
+            return None
+        live = await rooms.store.live_members(code, now - self.timeout)
+        pids = {m.partition("|")[0] for m in live}
+        if not any(p.identity == identity for pid, p in table.players.items() if pid in pids):
+            return None
+        name = table.game.name if table.game else None
+        return {
+            "code": code if table.public else None,
+            "game": name if isinstance(name, str) else None,
+            "seats_free": table.seats - len(table.seated()),
+            "public": bool(table.public),
+        }
 
     # --- public rooms ----------------------------------------------------------------------
 

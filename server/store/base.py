@@ -164,6 +164,14 @@ class SocialStore(Protocol):
         """Take identities not seen since ``stale_before`` offline; how many."""
         ...
 
+    async def at_set(self, identity: str, code: str) -> None:
+        """Remember the room ``identity`` last joined (the lobby's "at a table")."""
+        ...
+
+    async def at_get(self, identities: Sequence[str]) -> list[str | None]:
+        """The room each of ``identities`` last joined (None: none)."""
+        ...
+
     async def last_seen(self, identity: str) -> float | None:
         """When ``identity`` was last seen online (None: it is offline)."""
         ...

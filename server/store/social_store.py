@@ -18,6 +18,7 @@ from server.store.redis_calls import reached
 
 PREFIX = "ct:{s}:"
 ONLINE = PREFIX + "online"  # zset identity -> last seen
+AT = PREFIX + "at"  # hash identity -> the room code it last joined (lobby's "at a table")
 NAMES = PREFIX + "names"  # zset (score 0) "lower name\0identity" of online identities
 PUBLIC = PREFIX + "public"  # zset room code -> when it was made public
 DUE = PREFIX + "due"  # zset open challenge id -> when it expires
@@ -279,6 +280,15 @@ class RedisSocialStore:
                 self._prune(keys=[ONLINE, NAMES], args=[f"({stale_before!r}", identity_key("")])
             )
         )
+
+    async def at_set(self, identity: str, code: str) -> None:
+        await reached(self.redis.hset(AT, identity, code))
+
+    async def at_get(self, identities: Sequence[str]) -> list[str | None]:
+        if not identities:
+            return []
+        got = await reached(self.redis.hmget(AT, list(identities)))
+        return [None if g is None else _text(g) for g in got]
 
     async def last_seen(self, identity: str) -> float | None:
         seen = await reached(self.redis.zscore(ONLINE, identity))

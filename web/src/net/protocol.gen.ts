@@ -776,6 +776,7 @@ export interface LobbyPlayer {
   id: string;
   name: string;
   favourite: boolean;
+  at: LobbyAt | null;
 }
 
 /** A public room: `game` null for a free table. */
@@ -860,6 +861,14 @@ export interface Outcome {
 export interface PatchLevel {
   set?: Record<string, unknown>;
   del?: string[];
+}
+
+/** Where an online player is: a table (`code` only where the room is public). */
+export interface LobbyAt {
+  code: string | null;
+  game: string | null;
+  seats_free: number;
+  public: boolean;
 }
 
 export interface ScoreRow {
