@@ -2,7 +2,7 @@
 Ben from the players panel (a toast says so, with Undo; his next line never shows), undoes it;
 favourite and block are exclusive; the blocked-player warning's default is "Don't join". Chat
 apart from the moves: each in its own list, in the order said after a reload, two tabs on a
-phone; a new line from someone else is announced politely."""
+phone; a new line from someone else is announced politely; a link stays plain text."""
 
 from __future__ import annotations
 
@@ -149,3 +149,11 @@ async def test_chat_and_moves_keep_their_order_after_a_reload(pages):
     await phone.click("[data-testid=tab-chat]")
     await phone.locator("[data-testid=chat-line]", has_text="chat three").wait_for()
     assert await phone.locator("[data-testid=chat-unread]").is_hidden()
+
+    # A link is plain text: nothing to click, no markup.
+    link = "see https://example.com/?q=<i>x</i> now"
+    await say(b, link)
+    said = phone.locator("[data-testid=chat-line]", has_text="see https://example.com")
+    await said.wait_for()
+    assert await said.locator("[data-testid=chat-text]").text_content() == link
+    assert await phone.locator("[data-testid=chat-log] a, [data-testid=chat-log] i").count() == 0
