@@ -2,6 +2,7 @@
 
 import { Conn, type Fatal } from "./net/api";
 import { RoomChat } from "./social/chat";
+import { RoomInvites } from "./social/invites";
 import { handCount, isHand } from "./table/board";
 import { h, setText } from "./core/dom";
 import { bindDrag, type DragHost } from "./table/drag";
@@ -149,6 +150,7 @@ export class Room implements DragHost {
     this.r.measure();
     this.reshape();
     this.chat = new RoomChat(this);
+    new RoomInvites(this.conn.socket); // a challenge reaches this page too
     this.conn.start();
     this.changed();
   }

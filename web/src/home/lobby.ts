@@ -7,12 +7,12 @@ import { io, type Socket } from "socket.io-client";
 import { h, patchChildren, setText } from "../core/dom";
 import { hello, type ServerErr, STORAGE_NEEDED, storageWorks } from "../net/identity";
 import { fetchGames, gameCaption, type OptionFields, optionFields, optionLabel } from "../game/options";
+import { ONLINE_KEY } from "../social/invites";
 import { Social } from "../social/social";
 import type { GameInfo } from "../core/types";
 import type { Challenged, LobbyPlayer, LobbyTable, ServerEvents } from "../net/protocol.gen";
 import { load, save } from "../core/util";
 
-const ONLINE_KEY = "cardtable:online";
 const PAGE_SIZE = 50;
 const REFRESH_MS = 5000;
 
@@ -165,9 +165,25 @@ class Lobby {
     if (this.timer === null) this.timer = window.setInterval(() => this.refresh(), REFRESH_MS);
   }
 
+  /** "at a table" (with the game) for a player in a room; Join / Watch where the room is public. */
+  private where(p: LobbyPlayer): HTMLElement[] {
+    const at = p.at;
+    if (!at) return [];
+    const game = at.game ? (this.games.find((g) => g.name === at.game)?.title ?? at.game) : null;
+    const free = at.seats_free > 0 ? `, ${at.seats_free} seat${at.seats_free === 1 ? "" : "s"} free` : "";
+    const out: HTMLElement[] = [h("span", { class: "hint", "data-testid": "at-table" }, ` at a table${game ? ` — ${game}` : ""}${free} `)];
+    if (at.public && at.code) {
+      const code = at.code;
+      const go = h("button", { type: "button", class: "small", "data-testid": "join-at" }, at.seats_free > 0 ? "Join" : "Watch");
+      go.addEventListener("click", () => location.assign(`/r/${code}`));
+      out.push(go);
+    }
+    return out;
+  }
+
   private setOnline(on: boolean): void {
     this.online = on;
-    save(ONLINE_KEY, on ? "1" : null);
+    save(ONLINE_KEY, on ? "1" : "0"); // "0": a room page keeps you offline too
     if (this.me) this.socket.emit("online", { on, ref: this.ref("online") });
     this.draw();
     this.refresh();
@@ -279,6 +295,7 @@ class Lobby {
               "li",
               { "data-testid": "lobby-player", "data-id": p.id },
               h("span", { class: "pname" }, heart, h("span", { "data-testid": "lobby-player-name" }, p.name)),
+              ...this.where(p),
               ch,
               this.social.buttons(p.id, p.name),
             );

@@ -11,6 +11,7 @@ import { hello, type ServerErr, showOutOfDate, STORAGE_NEEDED, storageWorks } fr
 import type { Conn } from "../net/api";
 import type { Ack, ChatHistory } from "../net/protocol.gen";
 import type { State } from "../table/state";
+import { keepOfflineChoice } from "./invites";
 import { type ChatLine, chatLine, Social } from "./social";
 import { confirmDialog, screen, toast } from "../core/ui";
 import { queryParam } from "../core/util";
@@ -53,6 +54,7 @@ export class RoomChat {
     conn.beforeJoin = async (withToken) => {
       const r = await hello(sock);
       this.identity = r.ok ? r.id : null;
+      if (r.ok) keepOfflineChoice(sock);
       this.social.me = this.identity;
       const extra: Record<string, unknown> = {};
       if (this.identity) extra.identity = this.identity;
