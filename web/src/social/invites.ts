@@ -52,11 +52,15 @@ export class RoomInvites {
     if (this.open.has(d.id)) return;
     if (!this.box || !this.box.isConnected) {
       this.box = h("div", { class: "toasts challenge-toasts", role: "alert" });
+      this.box.style.zIndex = "3000010"; // over the hand strip and the table's objects
       document.body.appendChild(this.box);
     }
+    // Above the hand strip (a room's own cards stay in sight), as the room's other toasts.
+    const strip = document.querySelector(".hand-strip")?.getBoundingClientRect();
+    this.box.style.bottom = strip && strip.height ? `${Math.max(24, window.innerHeight - strip.top + 12)}px` : "";
     const id = d.id;
-    const accept = h("button", { type: "button", class: "small primary", "data-testid": "challenge-accept" }, "Accept");
-    const decline = h("button", { type: "button", class: "small", "data-testid": "challenge-decline" }, "Decline");
+    const accept = h("button", { type: "button", class: "small primary toast-action", "data-testid": "challenge-accept" }, "Accept");
+    const decline = h("button", { type: "button", class: "small toast-action", "data-testid": "challenge-decline" }, "Decline");
     accept.addEventListener("click", () => {
       this.accepted.add(id);
       this.socket.emit("challenge_answer", { id, accept: true, ref: `invite:${id}` });
@@ -71,7 +75,6 @@ export class RoomInvites {
       { class: "toast info challenge-toast", "data-testid": "challenge-toast", "data-challenge": id },
       `${d.from.name} has challenged you to ${gameWords(d.game)}! `,
       accept,
-      " ",
       decline,
     );
     this.box.appendChild(el);
