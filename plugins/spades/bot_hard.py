@@ -30,9 +30,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import plugins.spades.bot as normal
 from plugins.base import Engine
 from plugins.cards import rank_high, suit
-from plugins.spades import bot as normal
 from plugins.spades.bot import _is_boss, _low, _need, _winning, beats
 
 SPADE = "S"
