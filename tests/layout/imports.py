@@ -15,9 +15,12 @@ def module_name(path: Path, root: Path) -> str:
 
 
 def import_graph(
-    root: Path = ROOT, tops: tuple[str, ...] = ("server", "plugins")
+    root: Path = ROOT, tops: tuple[str, ...] = ("server", "plugins"), packages: bool = False
 ) -> dict[str, set[str]]:
-    """Module -> the project modules it imports (resolved to the deepest module that exists)."""
+    """Module -> the project modules it imports (resolved to the deepest module that exists).
+    With ``packages``, ``from pkg import sub`` also counts as an import of ``pkg`` (its
+    ``__init__`` runs first): what a cycle check needs, as a package that imports a module which
+    imports from that package is a cycle, though every name it takes is a submodule."""
     files = [p for top in tops for p in (root / top).rglob("*.py")]
     mods = {module_name(p, root): p for p in files}
     graph: dict[str, set[str]] = {}
@@ -35,6 +38,9 @@ def import_graph(
                     up = up[: len(up) - (node.level - 1)] if node.level > 1 else up
                     base = ".".join(up + ([base] if base else []))
                 targets = [f"{base}.{a.name}" for a in node.names] or [base]
+                # `from pkg import sub` runs pkg/__init__.py first: that is an import of pkg too.
+                if packages and base in mods and base != name:
+                    deps.add(base)
             for target in targets:
                 while target and target not in mods:
                     target = target.rpartition(".")[0]

@@ -50,7 +50,7 @@ def upward(graph: dict[str, set[str]]) -> list[str]:
 
 
 def test_no_import_cycles_in_server_or_plugins() -> None:
-    assert cycles(import_graph()) == []
+    assert cycles(import_graph(packages=True)) == []
 
 
 def test_no_module_imports_a_higher_layer() -> None:
@@ -89,6 +89,23 @@ def test_the_checks_catch_a_lazy_cycle_and_a_type_only_upward_import(tmp_path: P
     graph = import_graph(tmp_path)
     assert cycles(graph) == [["server.table.a", "server.table.b"]]
     assert upward(graph) == ["server.errors -> server.room.r"]
+
+
+def test_a_package_that_imports_a_module_importing_from_it_is_a_cycle(tmp_path: Path) -> None:
+    """``plugins/spades/__init__.py`` imported ``bot_hard``, which took ``bot`` with ``from
+    plugins.spades import bot``: the package's ``__init__`` runs for that import, a cycle."""
+    _write(
+        tmp_path,
+        {
+            "server/__init__.py": "",
+            "plugins/__init__.py": "",
+            "plugins/game/__init__.py": "from plugins.game.hard import X\n",
+            "plugins/game/bot.py": "Y = 1\n",
+            "plugins/game/hard.py": "from plugins.game import bot\nX = bot.Y\n",
+        },
+    )
+    assert cycles(import_graph(tmp_path)) == []  # submodules only: no cycle by that reading
+    assert cycles(import_graph(tmp_path, packages=True)) == [["plugins.game", "plugins.game.hard"]]
 
 
 def test_a_module_outside_every_layer_is_reported() -> None:
