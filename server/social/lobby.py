@@ -11,12 +11,14 @@ player is (``at``: the table, its code only if the room is public).
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from plugins.registry import GAMES
 from server.errors import CardtableError
 from server.room.service import RoomService
 from server.store.base import SocialStore, answers_unavailable
+from server.table.objects import Table
 
 PAGE = 50
 MOST_TABLES = 50
@@ -63,9 +65,18 @@ class Lobby:
         total, ids, favourites = await self.store.online_page(q, page * PAGE, PAGE, me)
         names = await self.store.names(ids)
         codes = await self.store.at_get(ids) if rooms is not None else [None] * len(ids)
+        # Each table once, all at the same time: a page lists up to PAGE players, often several
+        # at one table, and every lobby page asks again every few seconds.
+        wanted = sorted({c for c in codes if c})
+        found = (
+            await asyncio.gather(*(self._table(rooms, c, now) for c in wanted))
+            if rooms is not None
+            else []
+        )
+        tables = dict(zip(wanted, found, strict=True))
         out = []
         for i, n, code in zip(ids, names, codes, strict=True):
-            at = await self.where(rooms, i, code, now) if rooms and code else None
+            at = _where(tables.get(code), i) if code else None
             out.append({"id": i, "name": n or "", "favourite": i in favourites, "at": at})
         return out, total
 
@@ -74,27 +85,16 @@ class Lobby:
         """``identity`` joined room ``code``."""
         await self.store.at_set(identity, code)
 
-    async def where(
-        self, rooms: RoomService, identity: str, code: str, now: float
-    ) -> dict[str, Any] | None:
-        """The table ``identity`` is at, if one of its sockets is live in room ``code``: the
-        game, the free seats, and the code only where the room is public (a private room is
-        just "at a table")."""
+    async def _table(
+        self, rooms: RoomService, code: str, now: float
+    ) -> tuple[Table, set[str]] | None:
+        """Room ``code`` and the players with a live socket in it (None: no such room)."""
         try:
             table = await rooms.load_table(code)
         except CardtableError:
             return None
         live = await rooms.store.live_members(code, now - self.timeout)
-        pids = {m.partition("|")[0] for m in live}
-        if not any(p.identity == identity for pid, p in table.players.items() if pid in pids):
-            return None
-        name = table.game.name if table.game else None
-        return {
-            "code": code if table.public else None,
-            "game": name if isinstance(name, str) else None,
-            "seats_free": table.seats - len(table.seated()),
-            "public": bool(table.public),
-        }
+        return table, {m.partition("|")[0] for m in live}
 
     # --- public rooms ----------------------------------------------------------------------
 
@@ -134,3 +134,20 @@ class Lobby:
                 }
             )
         return out
+
+
+def _where(found: tuple[Table, set[str]] | None, identity: str) -> dict[str, Any] | None:
+    """The table ``identity`` is at, if one of its sockets is live there: the game, the free
+    seats, and the code only where the room is public (a private room is just "at a table")."""
+    if found is None:
+        return None
+    table, live = found
+    if not any(p.identity == identity for pid, p in table.players.items() if pid in live):
+        return None
+    name = table.game.name if table.game else None
+    return {
+        "code": table.code if table.public else None,
+        "game": name if isinstance(name, str) else None,
+        "seats_free": table.seats - len(table.seated()),
+        "public": bool(table.public),
+    }
