@@ -25,6 +25,7 @@ UNKNOWN_OBJECT = "unknown_object"
 FORBIDDEN = "forbidden"  # e.g. touching another seat's hand, a locked object
 CONFLICT = "conflict"  # the object changed since the client saw it
 INVALID_MOVE = "invalid_move"  # the operation makes no sense for this object
+BAD_NAME = "bad_name"  # an object's name too long, or with a control character or line break
 LIMIT = "limit"  # a configured room limit would be exceeded
 NOTHING_TO_UNDO = "nothing_to_undo"
 UNDO_REFUSED = "undo_refused"

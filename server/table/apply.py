@@ -28,6 +28,7 @@ from server.table.change import SYSTEM_RNG, Actor, Change, Limits, new_id
 from server.table.moves import STANDARD_FACES, board, check_ov
 from server.table.objects import (
     TABLE_W,
+from server.table.names import name_object
     Hand,
     Stack,
     Table,
@@ -49,6 +50,7 @@ UNDOABLE = (
     O.Update,
     O.Delete,
     O.Take,
+    O.Name,
     O.Background,
 )
 
@@ -201,3 +203,4 @@ __all__ = [
     "stamp",
     "table_change",
 ]
+    O.Name: name_object,

@@ -393,7 +393,7 @@ def deal(ctx: Ctx, actor: Actor, op: O.Deal, limits: Limits) -> str:
             detach(ctx, card)
             card.up = False
             attach(ctx, card, hand, None)
-    return f"{actor.name} dealt {plural(op.n, 'card')} to each player"
+    return f"{actor.name} dealt {plural(op.n, 'card')} from {name_of(s)} to each player"
 
 
 def take(ctx: Ctx, actor: Actor, op: O.Take, limits: Limits) -> str:

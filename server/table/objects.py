@@ -83,6 +83,7 @@ class Die(Placed, tag="die", kw_only=True):
 
 
 class Label(Placed, tag="label", kw_only=True):
+    label: str = ""  # its name (the ``name`` operation); "": none
     id: str
     text: str = ""
     owner: int | None = None

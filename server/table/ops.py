@@ -173,6 +173,16 @@ class Update(_Op, tag="update"):
     ov: Ver | None = None
 
 
+class Name(_Op, tag="name"):
+    """Editor: name a pile, zone, chips, counter, die or button ("": back to no name). The name
+    is only shown (editor, pickers, log, game file); ids stay the reference. At most 40
+    characters on one line: see :mod:`server.table.names`."""
+
+    id: Id
+    name: Text
+    ov: Ver | None = None
+
+
 class Delete(_Op, tag="delete"):
     id: Id
     ov: Ver | None = None
@@ -194,7 +204,7 @@ class Press(_Op, tag="press"):
     id: Id
 
 
-EDIT_OPS = (Create, Update, Delete, Background)  # need the room's edit permission
+EDIT_OPS = (Create, Update, Name, Delete, Background)  # need the room's edit permission
 
 
 Op = (
@@ -213,6 +223,7 @@ Op = (
     | Roll
     | Create
     | Update
+    | Name
     | Delete
     | Undo
     | Background
@@ -237,6 +248,7 @@ OP_NAMES: list[str] = sorted(
         Roll,
         Create,
         Update,
+        Name,
         Delete,
         Undo,
         Background,

@@ -76,7 +76,7 @@ async def test_offline_then_back_resyncs_and_converges(pages):
     sa, sb = await dump(a), await dump(b)
     assert sa["v"] == sb["v"]
     assert table_of(sa) == table_of(sb)
-    assert "Ana dealt 3 cards to each player" in sb["log"]
+    assert "Ana dealt 3 cards from Deck to each player" in sb["log"]
     await b.wait_for_selector("[data-testid=card][data-where=hand][data-face] >> nth=2")
     await settled(b)
     await shot(b, "back-online-ben")

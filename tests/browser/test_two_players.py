@@ -107,7 +107,7 @@ async def test_deal_hands_show_only_own_faces(pages):
     await a.fill("[data-testid=prompt-input]", "5")
     await a.click("[data-testid=prompt-ok]")
     for p in (a, b):
-        await wait_js(p, "s.log.some(l => l === 'Ana dealt 5 cards to each player')")
+        await wait_js(p, "s.log.some(l => l === 'Ana dealt 5 cards from Deck to each player')")
         await p.wait_for_selector("[data-testid=card][data-where=hand][data-face] >> nth=4")
     await b.wait_for_selector("[data-testid=hand-count-0]:text('5')")
     await a.wait_for_selector("[data-testid=hand-count-1]:text('5')")

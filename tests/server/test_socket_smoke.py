@@ -22,4 +22,4 @@ async def test_two_players_deal_and_see_only_own_hand(server, make_client):
     assert a.objects["hand1"]["n"] == 5 and "cards" not in a.objects["hand1"]
     assert b.objects["hand0"]["n"] == 5 and "cards" not in b.objects["hand0"]
     assert not set(b.hand(1)) & set(a.objects) and not set(a.hand(0)) & set(b.objects)
-    assert b.log[-1] == "Ana dealt 5 cards to each player"
+    assert b.log[-1] == "Ana dealt 5 cards from Deck to each player"

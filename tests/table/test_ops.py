@@ -413,7 +413,7 @@ def test_deal_round_robin_from_the_top(t):
         assert hand(new, s).cards == [d[-1 - s], d[-5 - s]]
         assert all(card(new, c).parent == f"hand{s}" for c in hand(new, s).cards)
     assert deck(new).cards == d[:-8]
-    assert ch.log == "Ana dealt 2 cards to each player"
+    assert ch.log == "Ana dealt 2 cards from Deck to each player"
     for s in range(4):
         mine = {c: card(new, c).face for c in hand(new, s).cards}
         assert visible_faces(new, s) == mine
@@ -829,6 +829,7 @@ def _one_of_each(t: Table) -> list[O.Op]:
         O.Roll(id="d1"),
         O.Create(kind="die"),
         O.Update(id="deck", label="x"),
+        O.Name(id="deck", name="x"),
         O.Delete(id="l1"),
         O.Undo(),
     ]

@@ -153,6 +153,10 @@ def _update_die(t: Table) -> O.Op:
     return O.Update(id="d1", sides=4)
 
 
+def _name_die(t: Table) -> O.Op:
+    return O.Name(id="d1", name="Big die")
+
+
 def _delete_card(t: Table) -> O.Op:
     add_card(t, "a", "H1")
     return O.Delete(id="a")
@@ -194,6 +198,7 @@ UNDOABLE: list[Setup] = [
     _update_pile,
     _update_layout,
     _update_die,
+    _name_die,
     _delete_card,
     _delete_top_of_pile,
     _delete_pile,

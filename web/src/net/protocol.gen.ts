@@ -17,11 +17,11 @@ export const CARD_CODES = ["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9",
 export type CardCode = (typeof CARD_CODES)[number];
 
 /** Every operation's `op`. */
-export const OP_NAMES = ["background", "chips_add", "chips_move", "counter", "create", "deal", "delete", "flip", "merge", "move", "move_many", "press", "roll", "rotate", "shuffle", "split", "take", "undo", "update"] as const;
+export const OP_NAMES = ["background", "chips_add", "chips_move", "counter", "create", "deal", "delete", "flip", "merge", "move", "move_many", "name", "press", "roll", "rotate", "shuffle", "split", "take", "undo", "update"] as const;
 export type OpName = (typeof OP_NAMES)[number];
 
 /** Operations that need the room's edit permission. */
-export const EDIT_OPS = ["create", "update", "delete", "background"] as const;
+export const EDIT_OPS = ["create", "update", "name", "delete", "background"] as const;
 export type EditOpName = (typeof EDIT_OPS)[number];
 
 /** Every table object's `t`. */
@@ -137,6 +137,7 @@ export interface DieObj {
   id: string;
   sides: number;
   value: number;
+  label: string;
 }
 
 export interface LabelObj {
@@ -335,6 +336,14 @@ export interface UpdateOp {
   ov?: number;
 }
 
+/** Editor: name a pile, zone, chips, counter, die or button ("": back to no name). The name is only shown (editor, pickers, log, game file); ids stay the reference. At most 40 characters on one line: see :mod:`server.table.names`. */
+export interface NameOp {
+  op: "name";
+  id: string;
+  name: string;
+  ov?: number;
+}
+
 export interface DeleteOp {
   op: "delete";
   id: string;
@@ -374,6 +383,7 @@ export type Op =
   | RollOp
   | CreateOp
   | UpdateOp
+  | NameOp
   | DeleteOp
   | UndoOp
   | BackgroundOp
