@@ -58,7 +58,8 @@ Many = Annotated[int, msgspec.Meta(ge=1, le=500)]
 
 
 class FileCard(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, kw_only=True):
-    """``count`` identical cards: a standard ``face`` code, or custom ``text``/``image``."""
+    """``count`` identical cards: a standard ``face`` code, or custom ``text``/``image``;
+    ``deck`` names the pile they belong to when they are somewhere else (a hand, a discard)."""
 
     face: Face | None = None
     text: CardText = ""
@@ -66,6 +67,7 @@ class FileCard(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, k
     image: ImageHash | None = None
     up: bool = False
     back: Look = "blue"
+    deck: Id | None = None
     count: Many = 1
 
 
@@ -101,6 +103,7 @@ class FileLooseCard(_Obj, tag="card"):
     image: ImageHash | None = None
     up: bool = False
     back: Look = "blue"
+    deck: Id | None = None
 
 
 class FileHand(_Obj, tag="hand"):
@@ -380,7 +383,16 @@ def load_game(data: Any, limits: Limits | None = None) -> Loaded:
             f"Invalid game file: {objects + cards} objects and cards; a "
             f"room holds at most {limits.max_objects}.",
         )
+    piles = {o.id for o in f.objects if isinstance(o, FilePile)}
     for i, o in enumerate(f.objects):
+        members: list[Any] = o.cards if isinstance(o, FilePile | FileHand) else [o]
+        for member in members:
+            deck = getattr(member, "deck", None)
+            if deck is not None and deck not in piles:
+                raise _bad(
+                    f"objects[{i}] ({o.__struct_config__.tag}): a card's deck {deck!r} is not "
+                    "a pile of the file."
+                )
         if isinstance(o, FileButton):
             for j, step in enumerate(o.steps, 1):
                 missing = [x for x in _step_ids(step) if x not in ids]
@@ -397,8 +409,17 @@ def load_game(data: Any, limits: Limits | None = None) -> Loaded:
     return Loaded(f, images)
 
 
-def _card(c: FileCard | FileLooseCard, rng: random.Random | None, **at: Any) -> Card:
-    return Card(id=new_id("c", rng), face=_card_faces(c, ""), back=c.back, up=c.up, **at)
+def _card(
+    c: FileCard | FileLooseCard, rng: random.Random | None, home: str = "", **at: Any
+) -> Card:
+    return Card(
+        id=new_id("c", rng),
+        face=_card_faces(c, ""),
+        back=c.back,
+        up=c.up,
+        home=c.deck or home,
+        **at,
+    )
 
 
 def build_table(loaded: Loaded, code: str, now: float, rng: random.Random | None = None) -> Table:
@@ -432,7 +453,8 @@ def build_table(loaded: Loaded, code: str, now: float, rng: random.Random | None
                 obj.x, obj.y = o.x, o.y
             for c in o.cards:
                 for _ in range(c.count):
-                    card = _card(c, rng, parent=obj.id, x=o.x, y=o.y)
+                    home = obj.id if isinstance(o, FilePile) else ""
+                    card = _card(c, rng, home, parent=obj.id, x=o.x, y=o.y)
                     t.objects[card.id] = card
                     obj.cards.append(card.id)
         elif isinstance(o, FileLooseCard):
@@ -462,14 +484,15 @@ def build_table(loaded: Loaded, code: str, now: float, rng: random.Random | None
 # --- exporting --------------------------------------------------------------------------------
 
 
-def _file_card(card: Card, held: set[str]) -> FileCard:
+def _file_card(card: Card, held: set[str], piles: set[str]) -> FileCard:
     spec = read_face(card.face)
     back = card.back if not HASH_RE.match(card.back) or card.back in held else "blue"
+    deck = card.home if card.home in piles and card.home != card.parent else None
     if spec is None:
-        return FileCard(face=card.face, up=card.up, back=back)
+        return FileCard(face=card.face, up=card.up, back=back, deck=deck)
     image = spec.image if spec.image in held else None
     text = spec.text or ("(missing image)" if spec.image and image is None else "")
-    return FileCard(text=text, color=spec.color, image=image, up=card.up, back=back)
+    return FileCard(text=text, color=spec.color, image=image, up=card.up, back=back, deck=deck)
 
 
 def _runs(cards: list[FileCard]) -> list[FileCard]:
@@ -483,8 +506,28 @@ def _runs(cards: list[FileCard]) -> list[FileCard]:
     return out
 
 
+def _own_pile(t: Table, card: Card) -> Stack:
+    """Where a layout file puts a card that is in a hand: the deck it was made in (made again
+    beside the first pile if it was dealt out and went away), else a pile holding a card that
+    looks the same (a card of a table from before cards knew their deck), else ``_home``."""
+    own = t.objects.get(card.home) if card.home else None
+    if isinstance(own, Stack):
+        return own
+    if card.home and own is None:
+        first = _home(t)
+        made = Stack(id=card.home, x=first.x + 140, y=first.y, z=first.z)
+        t.objects[made.id] = made
+        return made
+    for s in sorted((o for o in t.objects.values() if isinstance(o, Stack)), key=lambda s: s.id):
+        for cid in s.cards:
+            other = t.objects.get(cid)
+            if isinstance(other, Card) and (other.face, other.back) == (card.face, card.back):
+                return s
+    return _home(t)
+
+
 def _home(t: Table) -> Stack:
-    """Where a layout file puts the cards that are in hands: pile ``deck``, else the lowest."""
+    """The pile for a hand's card of unknown deck: pile ``deck``, else the lowest."""
     piles = sorted(
         (o for o in t.objects.values() if isinstance(o, Stack)),
         key=lambda s: (s.id != "deck", s.holder, s.z, s.id),
@@ -500,24 +543,24 @@ def export_game(
     table: Table, images: dict[str, bytes], *, positions: bool = False
 ) -> dict[str, Any]:
     """The table as a game file (a JSON-ready dict). Without ``positions`` it is the layout:
-    the cards in hands go back to the home pile and every pile's cards are listed in a fixed
+    every card in a hand goes back to its own deck and every pile's cards are listed in a fixed
     order, so the file says nothing of hands or of a shuffled order. ``images`` are the room's
     images; a reference to one the room does not hold is left out."""
     t = msgspec.msgpack.decode(msgspec.msgpack.encode(table), type=Table)  # a private copy
     held = set(images)
     if not positions:
         hands = [o for o in t.objects.values() if isinstance(o, Hand) and o.cards]
-        if hands:
-            home = _home(t)
-            for h in hands:
-                for cid in h.cards:
-                    card = t.objects[cid]
-                    assert isinstance(card, Card)
-                    card.up, card.parent = False, home.id
-                    home.cards.append(cid)
-                h.cards = []
+        for h in hands:
+            for cid in h.cards:
+                card = t.objects[cid]
+                assert isinstance(card, Card)
+                home = _own_pile(t, card)
+                card.up, card.parent = False, home.id
+                home.cards.append(cid)
+            h.cards = []
     out: list[tuple[tuple[int, str, str], FileObj]] = []
     used: set[str] = set()
+    piles = {o.id for o in t.objects.values() if isinstance(o, Stack)}
     for o in t.objects.values():
         base: dict[str, Any] = {
             "x": o.x,
@@ -528,7 +571,7 @@ def export_game(
         }
         fo: FileObj
         if isinstance(o, Stack | Hand):
-            fcs = [_file_card(t.objects[c], held) for c in o.cards]  # type: ignore[arg-type]
+            fcs = [_file_card(t.objects[c], held, piles) for c in o.cards]  # type: ignore[arg-type]
             if not positions:
                 fcs.sort(key=lambda c: msgspec.json.encode(c))
             fcs = _runs(fcs)
@@ -549,8 +592,9 @@ def export_game(
         elif isinstance(o, Card):
             if o.parent is not None:
                 continue
-            fc = _file_card(o, held)
+            fc = _file_card(o, held, piles)
             fo = FileLooseCard(
+                deck=fc.deck,
                 face=fc.face,
                 text=fc.text,
                 color=fc.color,

@@ -48,6 +48,7 @@ class _Event(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 VIEW_TAG = "t"
 MAY_HIDE: dict[str, tuple[str, ...]] = {"card": ("face",), "hand": ("cards",)}
 VIEW_ADDS: dict[str, dict[str, Any]] = {"hand": {"n": int}}
+SERVER_ONLY: dict[str, tuple[str, ...]] = {"card": ("home",)}  # never in a view
 VIEW_TYPES: dict[str, dict[str, Any]] = {
     "stack": {"layout": Literal["pile", "row"]},
     "button": {"steps": list[Step]},
@@ -60,6 +61,8 @@ def _sent(cls: type[msgspec.Struct]) -> type[msgspec.Struct]:
     retype = VIEW_TYPES.get(tag, {})
     fields: list[Any] = []
     for f in msgspec.structs.fields(cls):
+        if f.encode_name in SERVER_ONLY.get(tag, ()):
+            continue
         t = retype.get(f.encode_name, f.type)
         if f.encode_name in hide:
             fields.append((f.encode_name, t | UnsetType, UNSET))

@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import msgspec
+
 from server.errors import (
     LIMIT,
     NOT_SEATED,
@@ -55,6 +57,8 @@ UNDOABLE = (
 )
 
 
+UNDO_DEPTH = 20  # undoable operations kept per player
+
 LOG_LINES = 50  # public log lines kept in the room, sent with every snapshot
 
 
@@ -95,13 +99,18 @@ def table_change(
     if len(table.objects) > limits.max_objects:
         raise CardtableError(LIMIT, f"A room holds at most {limits.max_objects} objects.")
     if isinstance(op, UNDOABLE):
-        table.undo[actor.player_id] = UndoEntry(
+        entry = UndoEntry(
             version=table.version + 1,
             before=list(ctx.before.values()),
             created=list(ctx.created),
             removed=sorted(ctx.change.removed),
             renamed=dict(ctx.renamed),
         )
+        last = table.undo.get(actor.player_id)
+        if last is not None:
+            older = [*last.older, msgspec.structs.replace(last, older=[])]
+            entry.older = older[-(UNDO_DEPTH - 1) :]
+        table.undo[actor.player_id] = entry
     else:
         table.undo.pop(actor.player_id, None)
     return ctx.change
@@ -125,6 +134,8 @@ _CHANGED_SINCE = "Someone has changed that since; it can't be undone."
 
 
 def _undo(table: Table, actor: Actor) -> Change:
+    """Put back the actor's last undoable operation (the top of their stack) if every object it
+    touched is as it left it, and no seat would see a face it could not see before."""
     entry = table.undo.get(actor.player_id)
     if entry is None:
         raise CardtableError(NOTHING_TO_UNDO, "You have nothing to undo.")
@@ -132,11 +143,12 @@ def _undo(table: Table, actor: Actor) -> Change:
     for old in entry.before:
         cur = objs.get(old.id)
         gone_by_us = old.id in entry.removed
-        if (cur is None) != gone_by_us or (cur is not None and cur.v != entry.version):
+        want = entry.expect.get(old.id, entry.version)
+        if (cur is None) != gone_by_us or (cur is not None and cur.v != want):
             raise CardtableError(UNDO_REFUSED, _CHANGED_SINCE)
     for oid in entry.created:
         cur = objs.get(oid)
-        if cur is None or cur.v != entry.version:
+        if cur is None or cur.v != entry.expect.get(oid, entry.version):
             raise CardtableError(UNDO_REFUSED, _CHANGED_SINCE)
     seen_now = {s: visible_faces(table, s) for s in [None, *range(table.seats)]}
     existed = set(objs)
@@ -162,9 +174,27 @@ def _undo(table: Table, actor: Actor) -> Change:
             change.dirty.update(obj.cards[-2:])
     change.held = {oid: held[oid] for oid in change.dirty | change.removed if oid in held}
     change.created = change.dirty - existed
-    del table.undo[actor.player_id]
+    _pop_undo(table, actor.player_id, {oid: objs[oid].v for oid in change.dirty})
     change.log = f"{actor.name} undid their last move"
     return change
+
+
+def _pop_undo(table: Table, player_id: str, restamped: dict[str, int]) -> None:
+    """Drop the player's top undo entry; the one below it becomes the top. ``restamped`` maps
+    each object the undo changes to the version it has before the commit stamps it again: an
+    older entry that expected that version (nobody else touched the object in between) now
+    expects the commit's version instead."""
+    entry = table.undo.pop(player_id)
+    if not entry.older:
+        return
+    *rest, top = entry.older
+    version = table.version + 1
+    for e in [*rest, top]:
+        mine = {o.id for o in e.before} | set(e.created)
+        for oid, v in restamped.items():
+            if oid in mine and v == e.expect.get(oid, e.version):
+                e.expect[oid] = version
+    table.undo[player_id] = msgspec.structs.replace(top, older=rest)
 
 
 _HANDLERS: dict[type, Any] = {

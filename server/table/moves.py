@@ -145,7 +145,13 @@ def reissue(ctx: Ctx, card: Card) -> Card:
     """
     ctx.remove(card)
     fresh = Card(
-        id=new_id("c", ctx.rng), face=card.face, back=card.back, up=card.up, x=card.x, y=card.y
+        id=new_id("c", ctx.rng),
+        face=card.face,
+        back=card.back,
+        up=card.up,
+        x=card.x,
+        y=card.y,
+        home=card.home,
     )
     ctx.add(fresh)
     ctx.renamed[fresh.id] = card.id
@@ -346,14 +352,21 @@ def shuffle(ctx: Ctx, actor: Actor, op: O.Shuffle, limits: Limits) -> str:
     for cid in old:
         card = t.objects[cid]
         assert isinstance(card, Card)
-        faces.append((card.face, card.back))
+        faces.append((card.face, card.back, card.home))
         ctx.remove(card)
     ctx.rng.shuffle(faces)
     # New ids for every card: nothing a client saw before can be linked to the new order.
     s.cards = []
-    for face, back in faces:
+    for face, back, home in faces:
         card = Card(
-            id=new_id("c", ctx.rng), face=face, back=back, up=False, parent=s.id, x=s.x, y=s.y
+            id=new_id("c", ctx.rng),
+            face=face,
+            back=back,
+            up=False,
+            parent=s.id,
+            x=s.x,
+            y=s.y,
+            home=home,
         )
         ctx.add(card)
         s.cards.append(card.id)
@@ -549,6 +562,7 @@ def create(ctx: Ctx, actor: Actor, op: O.Create, limits: Limits) -> str:
                 parent=s.id,
                 x=op.x,
                 y=op.y,
+                home=s.id,
             )
             ctx.add(card)
             s.cards.append(card.id)

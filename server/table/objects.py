@@ -35,6 +35,9 @@ class Card(Placed, tag="card", kw_only=True):
     back: str = "blue"
     up: bool = False
     parent: str | None = None
+    # The pile this card was made in (a deck's id; "" if unknown): where a saved layout puts it
+    # back when it is in a hand. Never sent to a client (view.py, events.SERVER_ONLY).
+    home: str = ""
 
 
 class Stack(Placed, tag="stack", kw_only=True):

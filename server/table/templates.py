@@ -20,7 +20,7 @@ def _deck(table: Table, faces: list[str], x: float, y: float, rng: random.Random
     faces = list(faces)
     (rng or random.SystemRandom()).shuffle(faces)
     for face in faces:
-        card = Card(id=new_id("c", rng), face=face, parent=deck.id, x=x, y=y)
+        card = Card(id=new_id("c", rng), face=face, parent=deck.id, x=x, y=y, home=deck.id)
         table.objects[card.id] = card
         deck.cards.append(card.id)
     table.objects[deck.id] = deck

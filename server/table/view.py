@@ -50,6 +50,8 @@ def in_other_hand(table: Table, obj: Obj, seat: int | None) -> bool:
 def view_object(table: Table, obj: Obj, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = _to_builtins(obj)
     out["t"] = out.pop("type", None) or kind_of(obj)
+    if isinstance(obj, Card):
+        del out["home"]  # which deck a face-down card came from is the server's alone
     if isinstance(obj, Card) and not card_visible(table, obj, seat):
         del out["face"]
     elif isinstance(obj, Hand):

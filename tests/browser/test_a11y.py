@@ -395,3 +395,19 @@ async def test_a_homemade_games_buttons_are_in_the_tab_order(pages):
     assert "New hand" in await page.evaluate("() => document.activeElement.textContent")
     await page.keyboard.press("Enter")
     await wait_js(page, "s.objects.some(o => o.t === 'hand' && o.seat === s.me.seat && o.n > 0)")
+
+
+async def test_the_name_prompt_of_a_room_link_is_labelled_desktop_and_phone(pages, server):
+    """Someone opening a room's link with no name yet meets the name prompt first: its text field
+    is named (axe: no critical `label`), on a desktop and on a phone."""
+    code = await game_room(server, "spades")
+    for where, size in (("desktop", (1280, 800)), ("phone", (390, 844))):
+        page = await pages.open(f"/r/{code}", viewport=size, bypass_csp=True)
+        field = page.locator("[data-testid=prompt-input]")
+        await field.wait_for()
+        assert await field.evaluate("el => el === document.activeElement")
+        bad = await axe_violations(page)
+        assert not bad, report(f"name prompt, {where}", bad)
+        # The field is named by the question it answers.
+        assert await page.get_by_role("textbox", name="Your name at the table").count() == 1
+        await shot(page, f"a11y-name-prompt-{where}")

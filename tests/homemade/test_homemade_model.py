@@ -11,7 +11,7 @@ import random
 import pytest
 
 from server.errors import CardtableError
-from server.homemade.gamefile import build_table, export_game, load_game
+from server.homemade.gamefile import FilePile, build_table, export_game, load_game
 from server.homemade.library import entry, names
 from server.room.reducer import Env, Host, TableOp, reduce
 from server.table import ops as O
@@ -355,3 +355,91 @@ def test_each_library_game_loads_and_its_buttons_work(name):
 
 def test_library_has_the_promised_games():
     assert {"blank", "standard", "poker", "gin-rummy", "spades", "rummy", "pennies"} <= set(names())
+
+
+# --- 5. every card back to its own deck ------------------------------------------------------
+
+
+def _two_decks() -> Table:
+    """Seats 0-1 seated; decks "animals" and "birds" of cards that look alike (same texts,
+    same back), so only where a card was made tells them apart; 2 each dealt, one loose."""
+    t = seated_table("blank", seats=2, seated=2)
+    t.players["p0"].host = True
+    for seed, (label, x) in enumerate((("Animals", 100.0), ("Birds", 400.0))):
+        spec = [O.CardSpec(text="Red", count=4), O.CardSpec(text=label, count=2)]
+        create = O.Create(kind="deck", x=x, y=100, label=label, cards=spec)
+        t = run(t, TableOp("p0", create), seed=10 + seed)
+    decks = {s.label: s.id for s in t.objects.values() if isinstance(s, Stack) and s.label}
+    assert len(decks) == 2
+    for seed, sid in enumerate(decks.values()):
+        t = run(t, TableOp("p0", O.Shuffle(id=sid)), seed=20 + seed)
+        t = run(t, TableOp("p0", O.Deal(id=sid, n=2)), seed=30 + seed)
+    birds = t.objects[decks["Birds"]]
+    assert isinstance(birds, Stack)
+    t = run(t, TableOp("p0", O.Move(id=birds.cards[-1], x=800, y=600)), seed=40)  # one loose
+    return t
+
+
+def _by_deck(t: Table) -> dict[str, list[str]]:
+    """Each labelled pile's cards (as texts, sorted) and the loose cards' under ""."""
+    out: dict[str, list[str]] = {}
+    for o in t.objects.values():
+        if isinstance(o, Stack):
+            out[o.label] = sorted(read_face(t.objects[c].face).text for c in o.cards)  # type: ignore[union-attr,arg-type]
+        elif isinstance(o, Card) and o.parent is None:
+            out.setdefault("", []).append(read_face(o.face).text)  # type: ignore[union-attr]
+    return out
+
+
+def test_a_saved_layout_puts_every_card_back_in_its_own_deck():
+    t = _two_decks()
+    assert sum(len(t.objects[f"hand{s}"].cards) for s in (0, 1)) == 8  # type: ignore[union-attr]
+    loaded = build_table(load_game(json.loads(json.dumps(export_game(t, {})))), "NEW", 0.0)
+    assert _by_deck(loaded) == {
+        "Animals": ["Animals", "Animals", "Red", "Red", "Red", "Red"],
+        "Birds": sorted(_without(["Birds", "Birds", "Red", "Red", "Red", "Red"], _loose(t))),
+        "": sorted(_loose(t)),
+    }
+    assert all(not loaded.objects[f"hand{s}"].cards for s in (0, 1))  # type: ignore[union-attr]
+    # With positions the hands stay dealt, and a layout saved from that room still knows.
+    again = build_table(load_game(export_game(t, {}, positions=True)), "POS", 0.0)
+    assert sum(len(again.objects[f"hand{s}"].cards) for s in (0, 1)) == 8  # type: ignore[union-attr]
+    assert _by_deck(build_table(load_game(export_game(again, {})), "LAY", 0.0)) == _by_deck(loaded)
+
+
+def _loose(t: Table) -> list[str]:
+    loose = [o for o in t.objects.values() if isinstance(o, Card) and o.parent is None]
+    return [read_face(o.face).text for o in loose]  # type: ignore[union-attr]
+
+
+def _without(cards: list[str], gone: list[str]) -> list[str]:
+    left = list(cards)
+    for g in gone:
+        left.remove(g)
+    return left
+
+
+def test_a_deck_dealt_out_completely_is_made_again_on_save():
+    t = seated_table("blank", seats=2, seated=2)
+    t.players["p0"].host = True
+    for seed, (label, text, n) in enumerate((("A", "a", 3), ("B", "b", 2))):
+        spec = [O.CardSpec(text=text, count=n)]
+        create = O.Create(kind="deck", x=100 + 300 * seed, y=100, label=label, cards=spec)
+        t = run(t, TableOp("p0", create), seed=10 + seed)
+    b = next(s.id for s in t.objects.values() if isinstance(s, Stack) and s.label == "B")
+    t = run(t, TableOp("p0", O.Deal(id=b, n=1)))
+    assert b not in t.objects  # an emptied deck goes away
+    f = load_game(export_game(t, {})).file
+    piles = [o for o in f.objects if isinstance(o, FilePile)]
+    assert sorted(sorted(c.text for c in p.cards for _ in range(c.count)) for p in piles) == [
+        ["a", "a", "a"],
+        ["b", "b"],
+    ]
+
+
+def test_a_card_naming_a_deck_the_file_lacks_is_refused():
+    loose = {"kind": "card", "text": "x", "deck": "nope"}
+    f = {"format": "cardtable-game", "version": 1, "objects": [loose]}
+    with pytest.raises(CardtableError) as info:
+        load_game(f)
+    assert "'nope' is not a pile" in info.value.message

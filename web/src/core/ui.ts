@@ -77,6 +77,9 @@ export function dialogOpen(): boolean {
 }
 
 /** Ask for a value in a small modal. Resolves to the text, or null when cancelled. */
+/** Prompts opened so far (each one's ids are its own). */
+let prompts = 0;
+
 export function prompt(
   title: string,
   opts: {
@@ -92,7 +95,11 @@ export function prompt(
   } = {},
 ): Promise<string | null> {
   return new Promise((resolve) => {
+    // The field is named by the question (and described by the hint), for screen readers.
+    const ids = `prompt-${++prompts}`;
     const input = h("input", {
+      "aria-labelledby": `${ids}-title`,
+      "aria-describedby": opts.hint ? `${ids}-hint` : null,
       type: opts.type || "text",
       value: opts.value ?? "",
       "data-testid": "prompt-input",
@@ -106,9 +113,9 @@ export function prompt(
     const error = h("p", { class: "prompt-error", role: "alert", "data-testid": "prompt-error", hidden: true });
     const form = h(
       "form",
-      { class: "modal-box" },
-      h("h2", {}, title),
-      opts.hint ? h("p", { class: "hint" }, opts.hint) : null,
+      { class: "modal-box", role: "dialog", "aria-modal": "true", "aria-labelledby": `${ids}-title` },
+      h("h2", { id: `${ids}-title` }, title),
+      opts.hint ? h("p", { class: "hint", id: `${ids}-hint` }, opts.hint) : null,
       input,
       error,
       h("div", { class: "modal-buttons" }, cancel, ok),
