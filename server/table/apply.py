@@ -28,9 +28,9 @@ from server.table import ops as O
 from server.table.buttons import press
 from server.table.change import SYSTEM_RNG, Actor, Change, Limits, new_id
 from server.table.moves import STANDARD_FACES, board, check_ov
+from server.table.names import name_object
 from server.table.objects import (
     TABLE_W,
-from server.table.names import name_object
     Hand,
     Stack,
     Table,
@@ -50,9 +50,9 @@ UNDOABLE = (
     O.CounterSet,
     O.Create,
     O.Update,
+    O.Name,
     O.Delete,
     O.Take,
-    O.Name,
     O.Background,
 )
 
@@ -213,6 +213,7 @@ _HANDLERS: dict[type, Any] = {
     O.Roll: M.roll,
     O.Create: M.create,
     O.Update: M.update,
+    O.Name: name_object,
     O.Delete: M.delete,
     O.Background: M.background,
     O.Press: press,
@@ -233,4 +234,3 @@ __all__ = [
     "stamp",
     "table_change",
 ]
-    O.Name: name_object,

@@ -83,10 +83,10 @@ class Die(Placed, tag="die", kw_only=True):
     id: str
     sides: int = 6
     value: int = 1
+    label: str = ""  # its name (the ``name`` operation); "": none
 
 
 class Label(Placed, tag="label", kw_only=True):
-    label: str = ""  # its name (the ``name`` operation); "": none
     id: str
     text: str = ""
     owner: int | None = None
@@ -161,7 +161,8 @@ class Former(msgspec.Struct, kw_only=True):
 
 
 class UndoEntry(msgspec.Struct, kw_only=True):
-    """What one player's last operation changed, to put back if nobody touched it since."""
+    """What one player's last operation changed, to put back if nobody touched it since, and
+    (``older``) the player's undoable operations before it, oldest first."""
 
     version: int
     before: list[Obj]
@@ -169,6 +170,12 @@ class UndoEntry(msgspec.Struct, kw_only=True):
     removed: list[str] = msgspec.field(default_factory=list)
     # New id -> old id of each card that left a hand (and so got a new id) in the operation.
     renamed: dict[str, str] = msgspec.field(default_factory=dict)
+    # Object id -> the version it must still have for this entry to be undone, where that is
+    # not ``version``: an undo of the player's own later operation stamped it again.
+    expect: dict[str, int] = msgspec.field(default_factory=dict)
+    # The player's earlier entries (each with ``older`` empty), oldest first. Rooms stored
+    # before undo went back more than one step read [].
+    older: list[UndoEntry] = msgspec.field(default_factory=list)
 
 
 class GameSlot(msgspec.Struct, kw_only=True, dict=True):

@@ -227,13 +227,77 @@ def test_undoable_operations_are_all_covered():
     assert kinds == set(get_args(O.Op)) - not_undoable
 
 
-def test_only_your_last_operation_is_undone(t):
+def test_undo_goes_back_one_operation_at_a_time(t):
     add_card(t, "a", "H1")
     one, _ = ok(t, 0, O.Move(id="a", x=1, y=1))
     two, _ = ok(one, 0, O.Move(id="a", x=2, y=2))
-    back, _ = ok(two, 0, O.Undo())
-    assert (card(back, "a").x, card(back, "a").y) == (1, 1)
+    three, _ = ok(two, 0, O.Flip(id="a"))
+    back, _ = ok(three, 0, O.Undo())
+    assert state(back) == state(two)
+    back, _ = ok(back, 0, O.Undo())
+    assert (card(back, "a").x, card(back, "a").y, card(back, "a").up) == (1, 1, False)
+    back, _ = ok(back, 0, O.Undo())
+    assert state(back) == state(t)
     refused(back, 0, O.Undo(), "nothing_to_undo")
+
+
+def test_undo_steps_back_through_a_draw_and_a_play(t):
+    """Take the top card, play it face up from the hand (a new id), move the deck: three undos
+    put everything back as it was, the card under its old id."""
+    one, _ = ok(t, 0, O.Take(id="deck"))
+    (cid,) = hand(one, 0).cards
+    two, _ = ok(one, 0, O.Move(id=cid, x=300, y=300, up=True))
+    three, _ = ok(two, 0, O.Move(id="deck", x=900, y=100))
+    back = three
+    for _ in range(3):
+        back, _ = ok(back, 0, O.Undo())
+    assert state(back) == state(t)
+
+
+def test_undo_keeps_the_last_twenty_operations(t):
+    add_card(t, "a", "H1")
+    for i in range(25):
+        t, _ = ok(t, 0, O.Move(id="a", x=i, y=i))
+    for _ in range(20):
+        t, _ = ok(t, 0, O.Undo())
+    assert card(t, "a").x == 4
+    refused(t, 0, O.Undo(), "nothing_to_undo")
+
+
+def test_an_older_undo_is_refused_once_someone_else_touched_its_objects(t):
+    add_card(t, "a", "H1")
+    add_card(t, "b", "H2")
+    one, _ = ok(t, 0, O.Move(id="a", x=1, y=1))
+    two, _ = ok(one, 0, O.Move(id="b", x=2, y=2))
+    three, _ = ok(two, 1, O.Move(id="a", x=3, y=3))
+    back, _ = ok(three, 0, O.Undo())  # b: nobody else touched it
+    assert card(back, "b").x == 50
+    refused(back, 0, O.Undo(), "undo_refused")  # a: Ben moved it since
+    assert card(back, "a").x == 3
+
+
+def test_an_older_undo_is_refused_if_someone_else_touched_it_between_my_two_moves(t):
+    add_card(t, "a", "H1")
+    one, _ = ok(t, 0, O.Move(id="a", x=1, y=1))
+    two, _ = ok(one, 1, O.Move(id="a", x=2, y=2))
+    three, _ = ok(two, 0, O.Move(id="a", x=3, y=3))
+    back, _ = ok(three, 0, O.Undo())
+    assert card(back, "a").x == 2  # back where Ben left it
+    refused(back, 0, O.Undo(), "undo_refused")
+
+
+def test_other_players_undo_stacks_stay_apart(t):
+    add_card(t, "a", "H1")
+    add_card(t, "b", "H2")
+    t1, _ = ok(t, 0, O.Move(id="a", x=1, y=1))
+    t2, _ = ok(t1, 1, O.Move(id="b", x=2, y=2))
+    t3, _ = ok(t2, 0, O.Move(id="a", x=3, y=3))
+    back, _ = ok(t3, 0, O.Undo())
+    back, _ = ok(back, 0, O.Undo())
+    assert (card(back, "a").x, card(back, "b").x) == (50, 2)
+    refused(back, 0, O.Undo(), "nothing_to_undo")
+    back, _ = ok(back, 1, O.Undo())
+    assert state(back) == state(t)
 
 
 def test_each_player_undoes_their_own(t):
