@@ -360,21 +360,50 @@ class Someone(_Event):
 
 
 class Challenged(_Event):
-    """``challenged``: someone challenges you to ``game`` with ``options``."""
+    """``challenged``: someone challenges you to ``game`` with ``options``; with ``invite``,
+    invites you to the table they are at (its game; ``None``: a free table)."""
 
     id: str
     sender: Someone = msgspec.field(name="from")
-    game: str
+    game: str | None
     options: dict[str, Any]
+    invite: bool | UnsetType = UNSET  # true for an invite (absent: a challenge)
 
 
 class ChallengeAccepted(_Event):
-    """``challenge_accepted``: join room ``code`` in ``seat``."""
+    """``challenge_accepted``: join room ``code`` in ``seat`` (``None``: an invite to a table
+    with no free seat, so watch, or sit if one is free by then)."""
 
     id: str
     code: str
-    game: str
-    seat: int
+    game: str | None
+    seat: int | None
+    invite: bool | UnsetType = UNSET  # true for an invite (absent: a challenge)
+
+
+class InviteAccepted(_Event):
+    """``invite_accepted``: the person you invited (``by``) is on the way to your table."""
+
+    id: str
+    by: Someone
+
+
+class RematchSent(_Event):
+    """``rematch_sent``: the new room ``code`` (sit in ``seat``), and whom it invited: ``to``;
+    ``skipped``: the players it could not (offline, blocked, or too many challenges)."""
+
+    code: str
+    seat: int | None
+    to: list[Someone]
+    skipped: list[Someone]
+    ref: Ref
+
+
+class FavouritesOnlinePage(_Event):
+    """``favourites_online``: my favourites who are online now, by name."""
+
+    players: list[Someone]
+    ref: Ref
 
 
 class ChallengeDeclined(_Event):
@@ -434,6 +463,9 @@ SERVER_EVENTS: dict[str, type[msgspec.Struct]] = {
     "challenge_sent": ChallengeSent,
     "challenged": Challenged,
     "challenge_accepted": ChallengeAccepted,
+    "invite_accepted": InviteAccepted,
+    "rematch_sent": RematchSent,
+    "favourites_online": FavouritesOnlinePage,
     "challenge_declined": ChallengeDeclined,
     "challenge_cancelled": ChallengeCancelled,
     "challenge_expired": ChallengeExpired,

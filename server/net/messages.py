@@ -115,9 +115,13 @@ class Lobby(_Event):
 
 
 class Challenge(_Event):
+    """A challenge to ``game`` (a new room), or with ``room``, an invite to the table the
+    sender is at (its game; ``game`` and ``options`` are not given then)."""
+
     to: IdentityId
-    game: Annotated[str, msgspec.Meta(max_length=40)]
+    game: Annotated[str, msgspec.Meta(max_length=40)] | None = None
     options: dict[str, Any] | None = None
+    room: Annotated[str, msgspec.Meta(max_length=40)] | None = None
 
 
 ChallengeId = Annotated[str, msgspec.Meta(max_length=40)]
@@ -130,6 +134,15 @@ class ChallengeAnswer(_Event):
 
 class ChallengeCancel(_Event):
     id: ChallengeId
+
+
+class Rematch(_Event):
+    """After a rule game: the same game and options in a new room, the same computers in their
+    seats, and an invite to each other person who played."""
+
+
+class FavouritesOnline(_Event):
+    """Which of my favourites are online now (whom I may invite)."""
 
 
 class Relation(_Event):
@@ -166,6 +179,8 @@ SCHEMAS: dict[str, type[msgspec.Struct]] = {
     "challenge": Challenge,
     "challenge_answer": ChallengeAnswer,
     "challenge_cancel": ChallengeCancel,
+    "rematch": Rematch,
+    "favourites_online": FavouritesOnline,
     "relation": Relation,
     "chat": Chat,
 }

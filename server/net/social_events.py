@@ -13,23 +13,33 @@ import math
 import time
 from typing import Any
 
-from server.errors import BAD_REQUEST, CardtableError
-from server.net.events import Ack, ChallengeSent, HelloOk
+from server.errors import BAD_REQUEST, FORBIDDEN, CardtableError
+from server.net.events import (
+    Ack,
+    ChallengeSent,
+    FavouritesOnlinePage,
+    HelloOk,
+    RematchSent,
+    Someone,
+)
 from server.net.messages import (
     Challenge,
     ChallengeAnswer,
     ChallengeCancel,
     Chat,
+    FavouritesOnline,
     Hello,
     Join,
     Lobby,
     Online,
     Relation,
+    Rematch,
     parse,
 )
 from server.net.session import Front, Session
+from server.room.host import seat_computer
 from server.room.service import ALL, Commit, Joined, RoomService
-from server.social.challenges import Challenges, check_target
+from server.social.challenges import Challenges, Open, check_target
 from server.social.chat import RATE, ChatLog, clean_text
 from server.social.guard import require_identity
 from server.social.identity import Identities
@@ -71,6 +81,8 @@ class SocialHandlers:
             ("challenge", self.on_challenge),
             ("challenge_answer", self.on_challenge_answer),
             ("challenge_cancel", self.on_challenge_cancel),
+            ("rematch", self.on_rematch),
+            ("favourites_online", self.on_favourites_online),
             ("relation", self.on_relation),
             ("chat", self.on_chat),
         ):
@@ -131,8 +143,12 @@ class SocialHandlers:
     # --- lifecycle hooks called by SocketHandlers -------------------------------------------
 
     async def disconnected(self, sid: str, s: Session) -> None:
-        if s.identity is not None and s.online and self.ready:
+        if s.identity is None or not self.ready:
+            return
+        if s.online:
             await self.lobby.go_offline(s.identity, sid, time.time())
+        if s.code is not None:
+            await self.lobby.left(s.identity, s.code)
 
     async def heartbeat(self, sessions: list[Session]) -> None:
         if not self.ready:
@@ -283,23 +299,112 @@ class SocialHandlers:
         msg = parse(Challenge, data, "challenge")
         me = self._me(s)
         check_target(me, msg.to)
+        if msg.room is None:
+            if msg.game is None:
+                raise CardtableError(BAD_REQUEST, "Name a game, or a room to invite them to.")
+            game = msg.game
+        else:  # an invite: to the table this connection is at, whose game it is
+            if msg.game is not None or msg.options is not None:
+                raise CardtableError(BAD_REQUEST, "An invite takes the room's own game.")
+            code, _ = self.sockets.joined(s)
+            if msg.room != code:
+                raise CardtableError(
+                    FORBIDDEN, "You can invite people only to the table you are at."
+                )
+            table = await self.rooms.load_table(code)
+            game = table.game.name if table.game is not None else ""
+        ch = await self._challenge(me, s.name, msg.to, game, msg.options, msg.room)
+        await self.sockets.reply("challenge_sent", ChallengeSent(id=ch.id, ref=msg.ref), sid)
+
+    async def _challenge(
+        self,
+        me: str,
+        name: str,
+        to: str,
+        game: str,
+        options: dict[str, Any] | None,
+        room: str | None,
+        seat: int | None = None,
+    ) -> Open:
+        """Open a challenge (an invite with ``room``) from ``me`` to ``to``, and tell ``to``:
+        the sender's rate limit, blocks either way, ``to`` online, and ``to``'s received limit."""
         await self.limiter.take(me)
-        if await self.relations.blocked_between(me, msg.to):
+        if await self.relations.blocked_between(me, to):
             raise CardtableError(BLOCKED, "You can't challenge this player.")
-        if not await self.lobby.is_online(msg.to, time.time()):
+        if not await self.lobby.is_online(to, time.time()):
             raise CardtableError(OFFLINE, "That player is not online.")
-        counted = await self._receive(me, msg.to)
+        counted = await self._receive(me, to)
         try:
             ch = await self.challenges.open(
-                me, s.name, msg.to, msg.game, msg.options, self.config.clock()
+                me, name, to, game, options, self.config.clock(), room, seat
             )
         except CardtableError:
             if counted is not None:  # a bad game or options: nothing was sent to them
-                await self.received.give_back(msg.to, counted)
+                await self.received.give_back(to, counted)
             raise
         self._expire_later()
-        await self._to(msg.to, "challenged", ch.challenged())
-        await self.sockets.reply("challenge_sent", ChallengeSent(id=ch.id, ref=msg.ref), sid)
+        await self._to(to, "challenged", ch.challenged())
+        return ch
+
+    async def on_rematch(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        """The same game and options in a new room, each computer in its seat at its level,
+        and an invite to it for every other person who played here (seated, or gone)."""
+        msg = parse(Rematch, data, "rematch")
+        me = self._me(s)
+        code, pid = self.sockets.joined(s)
+        table = await self.rooms.load_table(code)
+        if table.game is None:
+            raise CardtableError(BAD_REQUEST, "A rematch is for a rule game.")
+        bots = sorted(
+            (p.seat, p.level) for p in table.players.values() if p.bot and p.seat is not None
+        )
+        people: dict[str, tuple[str, int | None]] = {}  # identity -> name, seat to keep
+        for f in table.former:
+            if f.identity is not None and f.identity != me:
+                people[f.identity] = (f.name, f.seat)
+        for p in sorted(table.players.values(), key=lambda p: (p.seat is None, p.seat or 0)):
+            if not p.bot and p.seat is not None and p.identity is not None and p.identity != me:
+                people[p.identity] = (p.name, p.seat)
+        new = await self.rooms.create_room(game=table.game.name, options=table.game.options)
+        if bots:
+            rng = self.rooms.rng
+
+            def seat_bots(t: Any) -> None:
+                for seat, level in bots:
+                    seat_computer(t, seat, level, rng, "Rematch")
+
+            await self.rooms.edit(new.code, seat_bots)
+        mine = table.players.get(pid)
+        seat = mine.seat if mine is not None else None
+        sent: list[Someone] = []
+        skipped: list[Someone] = []
+        for who, (name, their_seat) in people.items():
+            try:
+                await self._challenge(
+                    me, s.name, who, str(table.game.name), None, new.code, their_seat
+                )
+                sent.append(Someone(id=who, name=name))
+            except CardtableError:
+                skipped.append(Someone(id=who, name=name))
+        await self.sockets.reply(
+            "rematch_sent",
+            RematchSent(code=new.code, seat=seat, to=sent, skipped=skipped, ref=msg.ref),
+            sid,
+        )
+
+    async def on_favourites_online(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        """My favourites who are online now and have not blocked me: whom I may invite."""
+        msg = parse(FavouritesOnline, data, "favourites_online")
+        me = self._me(s)
+        favourites = (await self.relations.all(me))["favourite"]
+        blocking = await self.relations.who_has(favourites, "block", me)
+        online = await self.lobby.online_among(
+            [f for f in favourites if f not in blocking], time.time()
+        )
+        players = [Someone(id=p["id"], name=p["name"]) for p in online]
+        await self.sockets.reply(
+            "favourites_online", FavouritesOnlinePage(players=players, ref=msg.ref), sid
+        )
 
     async def _receive(self, me: str, to: str) -> str | None:
         """Count a challenge ``to`` receives from ``me``, unless ``to`` favourited ``me``
@@ -324,6 +429,9 @@ class SocialHandlers:
             await self._to(ch.sender, "challenge_declined", {"id": ch.id})
             await self._ack(sid, msg.ref)
             return
+        if ch.room is not None:
+            await self._accept_invite(sid, s, ch, msg.ref)
+            return
         table = await self.rooms.create_room(game=ch.game, options=ch.options)
         await self._ack(sid, msg.ref)
         for who, seat in ((ch.sender, 0), (ch.to, 1)):
@@ -332,6 +440,26 @@ class SocialHandlers:
                 "challenge_accepted",
                 {"id": ch.id, "code": table.code, "game": ch.game, "seat": seat},
             )
+
+    async def _accept_invite(self, sid: str, s: Session, ch: Open, ref: Any) -> None:
+        """An accepted invite: the invitee goes to the room, into its first free seat (None:
+        none is free, so they watch); the sender hears they are coming."""
+        assert ch.room is not None
+        table = await self.rooms.load_table(ch.room)  # gone: ``not_found``
+        taken = table.seated()
+        if ch.seat is not None and ch.seat < table.seats and ch.seat not in taken:
+            seat: int | None = ch.seat
+        else:
+            seat = next((i for i in range(table.seats) if i not in taken), None)
+        await self._ack(sid, ref)
+        await self._to(
+            ch.to,
+            "challenge_accepted",
+            {"id": ch.id, "code": ch.room, "game": ch.game or None, "seat": seat, "invite": True},
+        )
+        await self._to(
+            ch.sender, "invite_accepted", {"id": ch.id, "by": {"id": ch.to, "name": s.name}}
+        )
 
     async def on_challenge_cancel(self, sid: str, s: Session, data: dict[str, Any]) -> None:
         msg = parse(ChallengeCancel, data, "challenge_cancel")

@@ -6,7 +6,10 @@ Expiry: an open challenge is also listed in the store by when it expires. Any pr
 that set (a timer on the process that opened the challenge, and every process's heartbeat, in case
 that one died): the sweep marks each due challenge expired in one script, so exactly one process
 announces it. Answering or cancelling an expired challenge (marked or not yet swept) is
-``challenge_expired``."""
+``challenge_expired``.
+
+An invite is a challenge that names an existing room (``room``): the same store, expiry, limits
+and answers; accepting it sends the invitee to that room instead of making one."""
 
 from __future__ import annotations
 
@@ -35,6 +38,8 @@ class Open:
     game: str
     options: dict[str, Any] | None
     at: float
+    room: str | None = None  # an invite to this room
+    seat: int | None = None  # an invite's seat for the invitee, if it is free then
 
     def expired(self) -> dict[str, Any]:
         """The ``challenge_expired`` event both players' pages get."""
@@ -42,12 +47,15 @@ class Open:
 
     def challenged(self) -> dict[str, Any]:
         """The ``challenged`` event the target's pages get."""
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "from": {"id": self.sender, "name": self.sender_name},
-            "game": self.game,
+            "game": self.game or None,
             "options": self.options or {},
         }
+        if self.room is not None:
+            out["invite"] = True
+        return out
 
 
 def check_game(game: str, options: dict[str, Any] | None) -> None:
@@ -74,9 +82,16 @@ class Challenges:
         game: str,
         options: dict[str, Any] | None,
         now: float,
+        room: str | None = None,
+        seat: int | None = None,
     ) -> Open:
-        check_game(game, options)
-        ch = Open(secrets.token_urlsafe(12), sender, sender_name, to, game, options, now)
+        """A new challenge (``room``: an invite to that room, whose ``game`` is already set;
+        ``""`` for a free table)."""
+        if room is None:
+            check_game(game, options)
+        ch = Open(
+            secrets.token_urlsafe(12), sender, sender_name, to, game, options, now, room, seat
+        )
         fields = {
             "f": sender,
             "fn": sender_name,
@@ -85,6 +100,10 @@ class Challenges:
             "o": json.dumps(options),
             "at": repr(now),
         }
+        if room is not None:
+            fields["r"] = room
+        if seat is not None:
+            fields["s"] = str(seat)
         await self.store.challenge_open(ch.id, fields, KEEP, now + self.expires)
         return ch
 
@@ -113,6 +132,8 @@ class Challenges:
             got["g"],
             json.loads(got["o"]),
             float(got["at"]),
+            got.get("r"),
+            int(got["s"]) if got.get("s") else None,
         )
         settled = await self.store.challenge_take(challenge, now)
         if not settled:

@@ -85,6 +85,22 @@ class Lobby:
         """``identity`` joined room ``code``."""
         await self.store.at_set(identity, code)
 
+    @answers_unavailable
+    async def left(self, identity: str, code: str) -> None:
+        """A socket of ``identity`` left room ``code``: it is no longer there (unless it has
+        joined another room since). Going offline and a lapsed presence forget it too."""
+        await self.store.at_drop(identity, code)
+
+    @answers_unavailable
+    async def online_among(self, identities: list[str], now: float) -> list[dict[str, str]]:
+        """Those of ``identities`` online now, with their names, by name."""
+        seen = await asyncio.gather(*(self.store.last_seen(i) for i in identities))
+        fresh = now - self.timeout
+        on = [i for i, t in zip(identities, seen, strict=True) if t is not None and t >= fresh]
+        names = await self.store.names(on)
+        out = [{"id": i, "name": n or ""} for i, n in zip(on, names, strict=True)]
+        return sorted(out, key=lambda p: (p["name"].casefold(), p["id"]))
+
     async def _table(
         self, rooms: RoomService, code: str, now: float
     ) -> tuple[Table, set[str]] | None:

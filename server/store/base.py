@@ -157,15 +157,20 @@ class SocialStore(Protocol):
 
     async def go_offline(self, identity: str, sid: str, stale_before: float) -> None:
         """Socket ``sid`` is gone (and those not seen since ``stale_before``); the identity is
-        offline once it has no socket left."""
+        offline once it has no socket left (and then is at no table: :meth:`at_get`)."""
         ...
 
     async def prune_online(self, stale_before: float) -> int:
-        """Take identities not seen since ``stale_before`` offline; how many."""
+        """Take identities not seen since ``stale_before`` offline (and from their tables);
+        how many."""
         ...
 
     async def at_set(self, identity: str, code: str) -> None:
         """Remember the room ``identity`` last joined (the lobby's "at a table")."""
+        ...
+
+    async def at_drop(self, identity: str, code: str) -> None:
+        """``identity`` left room ``code``: forget it is there, unless it joined another since."""
         ...
 
     async def at_get(self, identities: Sequence[str]) -> list[str | None]:

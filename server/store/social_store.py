@@ -18,7 +18,9 @@ from server.store.redis_calls import reached
 
 PREFIX = "ct:{s}:"
 ONLINE = PREFIX + "online"  # zset identity -> last seen
-AT = PREFIX + "at"  # hash identity -> the room code it last joined (lobby's "at a table")
+# hash identity -> the room code it last joined (lobby's "at a table"); an entry goes when its
+# room socket leaves that room, or when the identity goes offline or its presence lapses.
+AT = PREFIX + "at"
 NAMES = PREFIX + "names"  # zset (score 0) "lower name\0identity" of online identities
 PUBLIC = PREFIX + "public"  # zset room code -> when it was made public
 DUE = PREFIX + "due"  # zset open challenge id -> when it expires
@@ -105,13 +107,14 @@ end
 return n
 """
 
-# KEYS: identity hash, ONLINE, NAMES, sockets. ARGV: identity, socket, drop sockets seen before.
-# The identity goes offline once it has no live socket left.
+# KEYS: identity hash, ONLINE, NAMES, sockets, AT. ARGV: identity, socket, drop sockets seen
+# before. The identity goes offline once it has no live socket left (and is at no table).
 _OFF = """
 redis.call('ZREM', KEYS[4], ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[3])
 if redis.call('ZCARD', KEYS[4]) > 0 then return 0 end
 redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[5], ARGV[1])
 local old = redis.call('HGET', KEYS[1], 'o')
 if old then
   redis.call('ZREM', KEYS[3], old)
@@ -120,11 +123,12 @@ end
 return 1
 """
 
-# KEYS: ONLINE, NAMES. ARGV: drop identities seen before this, the identity key prefix.
+# KEYS: ONLINE, NAMES, AT. ARGV: drop identities seen before this, the identity key prefix.
 _PRUNE = """
 local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 for _, id in ipairs(gone) do
   redis.call('ZREM', KEYS[1], id)
+  redis.call('HDEL', KEYS[3], id)
   local k = ARGV[2] .. id
   local old = redis.call('HGET', k, 'o')
   if old then
@@ -133,6 +137,14 @@ for _, id in ipairs(gone) do
   end
 end
 return #gone
+"""
+
+# KEYS: AT. ARGV: identity, room code. Forget where the identity is if it is still that room.
+_AT_DROP = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  return redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return 0
 """
 
 # KEYS: DUE. ARGV: now, challenge key prefix, most. Marks due open challenges expired ('x') and
@@ -181,6 +193,7 @@ class RedisSocialStore:
         self._on_many: Any = redis.register_script(_ON_MANY)
         self._off: Any = redis.register_script(_OFF)
         self._prune: Any = redis.register_script(_PRUNE)
+        self._at_drop: Any = redis.register_script(_AT_DROP)
         self._sweep: Any = redis.register_script(_SWEEP)
         self._take: Any = redis.register_script(_TAKE)
 
@@ -271,18 +284,23 @@ class RedisSocialStore:
 
     async def go_offline(self, identity: str, sid: str, stale_before: float) -> None:
         await reached(
-            self._off(keys=self._online_keys(identity), args=[identity, sid, f"({stale_before!r}"])
+            self._off(
+                keys=[*self._online_keys(identity), AT], args=[identity, sid, f"({stale_before!r}"]
+            )
         )
 
     async def prune_online(self, stale_before: float) -> int:
         return int(
             await reached(
-                self._prune(keys=[ONLINE, NAMES], args=[f"({stale_before!r}", identity_key("")])
+                self._prune(keys=[ONLINE, NAMES, AT], args=[f"({stale_before!r}", identity_key("")])
             )
         )
 
     async def at_set(self, identity: str, code: str) -> None:
         await reached(self.redis.hset(AT, identity, code))
+
+    async def at_drop(self, identity: str, code: str) -> None:
+        await reached(self._at_drop(keys=[AT], args=[identity, code]))
 
     async def at_get(self, identities: Sequence[str]) -> list[str | None]:
         if not identities:

@@ -15,6 +15,9 @@ SOCIAL = (
     "challenge_sent",
     "challenged",
     "challenge_accepted",
+    "invite_accepted",
+    "rematch_sent",
+    "favourites_online",
     "challenge_declined",
     "challenge_cancelled",
     "challenge_expired",
@@ -22,7 +25,7 @@ SOCIAL = (
     "chat_history",
 )
 BUILD = default_build()  # what the test servers run, as the web client says it in ``hello``
-ANSWERS = ("hello_ok", "lobby", "challenge_sent")  # answers that echo the request's ref
+ANSWERS = ("hello_ok", "lobby", "challenge_sent", "rematch_sent", "favourites_online")  # answers that echo the request's ref
 
 
 class SocialClient(TableClient):

@@ -4,10 +4,12 @@ never appears in a lobby payload; the explicit offline choice holds in a room.""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 
 import aiohttp
 
+from server.social.lobby import Lobby
 from tests.conftest import make_config, start_server
 from tests.social.helpers import social_client
 
@@ -73,3 +75,37 @@ async def test_the_offline_choice_holds_in_a_room(redis_server):
         for x in (ana, ben):
             await x.close()
         await one.stop()
+
+
+async def test_where_a_person_is_is_forgotten_when_they_go(store):
+    """The lobby's record of each identity's room (``social:at``) does not grow for ever."""
+    lobby = Lobby(store.social, 15.0)
+    ann, bob, cy = ("at" + secrets.token_hex(6) for _ in range(3))
+    await lobby.go_online(ann, "s1", "Ann", 1000.0)
+    await lobby.at(ann, "ROOMANN1")
+    await lobby.go_offline(ann, "s1", 1000.0)  # her last socket: offline, and at no table
+    await lobby.go_online(bob, "s2", "Bob", 1000.0)
+    await lobby.at(bob, "ROOMBOB1")
+    await lobby.prune(1016.0)  # no heartbeat for longer than the timeout: lapsed
+    await lobby.at(cy, "ROOMCY01")
+    await lobby.left(cy, "ROOMCY00")  # a socket leaving another room: she is still here
+    assert await store.social.at_get([ann, bob, cy]) == [None, None, "ROOMCY01"]
+    await lobby.left(cy, "ROOMCY01")
+    assert await store.social.at_get([cy]) == [None]
+
+
+async def test_leaving_the_room_forgets_the_table(server, store):
+    ana = await social_client(server.url, "Left" + secrets.token_hex(3), online=False)
+    try:
+        await ana.online(False)  # so only leaving the room can forget it, not going offline
+        code = await room(server.url, "pennies")
+        await ana.join(code, "Ana", seat=0, identity=ana.identity)
+        assert await store.social.at_get([ana.identity]) == [code]
+        await ana.close()
+        for _ in range(200):  # the server handles the disconnect after the socket is gone
+            if await store.social.at_get([ana.identity]) == [None]:
+                break
+            await asyncio.sleep(0.05)
+        assert await store.social.at_get([ana.identity]) == [None]
+    finally:
+        await ana.close()

@@ -530,10 +530,12 @@ export interface LobbyMsg {
   ref?: number | string;
 }
 
+/** A challenge to `game` (a new room), or with `room`, an invite to the table the sender is at (its game; `game` and `options` are not given then). */
 export interface ChallengeMsg {
   to: string;
-  game: string;
+  game?: string;
   options?: Record<string, unknown>;
+  room?: string;
   ref?: number | string;
 }
 
@@ -545,6 +547,16 @@ export interface ChallengeAnswerMsg {
 
 export interface ChallengeCancelMsg {
   id: string;
+  ref?: number | string;
+}
+
+/** After a rule game: the same game and options in a new room, the same computers in their seats, and an invite to each other person who played. */
+export interface RematchMsg {
+  ref?: number | string;
+}
+
+/** Which of my favourites are online now (whom I may invite). */
+export interface FavouritesOnlineMsg {
   ref?: number | string;
 }
 
@@ -582,6 +594,8 @@ export interface ClientEvents {
   challenge: ChallengeMsg;
   challenge_answer: ChallengeAnswerMsg;
   challenge_cancel: ChallengeCancelMsg;
+  rematch: RematchMsg;
+  favourites_online: FavouritesOnlineMsg;
   relation: RelationMsg;
   chat: ChatMsg;
 }
@@ -685,20 +699,43 @@ export interface ChallengeSent {
   ref: number | string | null;
 }
 
-/** `challenged`: someone challenges you to `game` with `options`. */
+/** `challenged`: someone challenges you to `game` with `options`; with `invite`, invites you to the table they are at (its game; `None`: a free table). */
 export interface Challenged {
   id: string;
   from: Someone;
-  game: string;
+  game: string | null;
   options: Record<string, unknown>;
+  invite?: boolean;
 }
 
-/** `challenge_accepted`: join room `code` in `seat`. */
+/** `challenge_accepted`: join room `code` in `seat` (`None`: an invite to a table with no free seat, so watch, or sit if one is free by then). */
 export interface ChallengeAccepted {
   id: string;
   code: string;
-  game: string;
-  seat: number;
+  game: string | null;
+  seat: number | null;
+  invite?: boolean;
+}
+
+/** `invite_accepted`: the person you invited (`by`) is on the way to your table. */
+export interface InviteAccepted {
+  id: string;
+  by: Someone;
+}
+
+/** `rematch_sent`: the new room `code` (sit in `seat`), and whom it invited: `to`; `skipped`: the players it could not (offline, blocked, or too many challenges). */
+export interface RematchSent {
+  code: string;
+  seat: number | null;
+  to: Someone[];
+  skipped: Someone[];
+  ref: number | string | null;
+}
+
+/** `favourites_online`: my favourites who are online now, by name. */
+export interface FavouritesOnlinePage {
+  players: Someone[];
+  ref: number | string | null;
 }
 
 export interface ChallengeDeclined {
@@ -901,6 +938,9 @@ export interface ServerEvents {
   challenge_sent: ChallengeSent;
   challenged: Challenged;
   challenge_accepted: ChallengeAccepted;
+  invite_accepted: InviteAccepted;
+  rematch_sent: RematchSent;
+  favourites_online: FavouritesOnlinePage;
   challenge_declined: ChallengeDeclined;
   challenge_cancelled: ChallengeCancelled;
   challenge_expired: ChallengeExpired;
