@@ -36,13 +36,14 @@ export class TableCommands {
     return ov === undefined ? op : ({ ...op, ov } as T);
   }
 
-  /** What the keyboard acts on: the focused object (with the selection it is part of), else the
-   *  selection, else the object under the pointer. */
+  /** What the letter keys act on: the object under the pointer, else the focused one (each with
+   *  the selection it is part of), else the selection. Moving focus by key clears the pointer's
+   *  object (keyboard.ts), so a keyboard player acts on what they went to. */
   targets(): string[] {
-    const f = this.p.focusedId();
+    const hv = this.s.hover && this.s.view.has(this.s.hover) ? this.s.hover : null;
+    const f = hv ?? this.p.focusedId();
     if (f && !(this.s.selected.has(f) && this.s.selected.size > 1)) return [f];
-    if (this.s.selected.size) return [...this.s.selected].filter((id) => this.s.view.has(id));
-    return this.s.hover && this.s.view.has(this.s.hover) ? [this.s.hover] : [];
+    return [...this.s.selected].filter((id) => this.s.view.has(id));
   }
 
   pileOf(id: string): string | null {

@@ -86,7 +86,9 @@ export function panelSeatAt(ctx: DragCtx, p: Press, px: number, py: number): num
   return null;
 }
 
-/** What the pointer is over, for hover effects: a card under it, else what a press would grab. */
+/** What the pointer is over, for the letter keys: a card under it, else what a press would grab;
+ *  a card inside a pile (not spread out) counts as its pile, which outlives the card (a shuffle
+ *  gives every card a new id, and the pointer is still over the pile). */
 export function hover(ctx: DragCtx, target: EventTarget | null): void {
   const g = grabOf(ctx, target, false);
   let id = g ? g.id : null;
@@ -94,5 +96,7 @@ export function hover(ctx: DragCtx, target: EventTarget | null): void {
     const el = target.closest<HTMLElement>(".obj[data-id]");
     if (el?.dataset.id && ctx.host.s.view.get(el.dataset.id)?.t === "card" && !el.classList.contains("away")) id = el.dataset.id;
   }
-  ctx.host.s.hover = id;
+  const o = id ? ctx.host.s.view.get(id) : undefined;
+  const pile = isCard(o) && o.parent ? ctx.host.s.view.get(o.parent) : undefined;
+  ctx.host.s.hover = isStack(pile) && pile.layout !== "row" ? pile.id : id;
 }

@@ -1,0 +1,169 @@
+"""A free table that feels finished, the page's half (issue 21 item 4): the letter keys act on the
+object under the pointer (as the help says), not on whatever was focused last; a player who draws
+hears which card they drew ("You drew the 7 of hearts"), the others hear only that a card was
+taken; a focused card of your hand moves left or right with Alt/Ctrl+arrow; the other players
+have name plates by their seats; a shuffle and a deal animate (not with reduced motion).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plugins.cards import card_name
+from tests.browser.conftest import (
+    BROWSER_TESTS,
+    center,
+    create_and_join,
+    dump,
+    enter_room,
+    settled,
+    shot,
+    wait_js,
+)
+
+pytestmark = BROWSER_TESTS
+
+SEND = "op => window.__cardtable.room.send(op)"
+
+
+async def obj(page: Any, oid: str) -> dict:
+    return next(o for o in (await dump(page))["server"] if o["id"] == oid)
+
+
+async def second_pile(page: Any) -> str:
+    """Two cards from the deck made into a pile of their own on the table; its id."""
+    deck = await obj(page, "deck")
+    first, second = deck["cards"][-1], deck["cards"][-2]
+    await page.evaluate(SEND, {"op": "move", "id": first, "x": 300, "y": 420})
+    await wait_js(page, "s.pending.length === 0 && s.server.some(o => o.id === arg && !o.parent)", first)
+    await page.evaluate(SEND, {"op": "move", "id": second, "to": first})
+    await wait_js(
+        page,
+        "s.pending.length === 0 && s.server.some(o => o.t === 'stack' && o.id !== 'deck'"
+        " && o.cards.length === 2)",
+    )
+    return str(
+        next(
+            o["id"]
+            for o in (await dump(page))["server"]
+            if o["t"] == "stack" and o["id"] != "deck" and len(o["cards"]) == 2
+        )
+    )
+
+
+async def test_letter_keys_act_on_the_object_under_the_pointer(pages):
+    a = await pages.open("/?name=Ana")
+    await a.click("[data-testid=create-room]")
+    await enter_room(a)
+    pile = await second_pile(a)
+    deck_before = await obj(a, "deck")
+    # The deck has focus; the pointer rests on the other pile.
+    await a.focus("[data-id=deck]")
+    await a.mouse.move(*await center(a, f"[data-id='{pile}']"))
+    await a.wait_for_function("id => window.__cardtable.state.hover === id || "
+                              "window.__cardtable.state.view.get(window.__cardtable.state.hover)"
+                              "?.parent === id", arg=pile)
+    # S shuffles the pile under the pointer: its cards get new ids; the deck's stay.
+    before = (await obj(a, pile))["cards"]
+    await a.keyboard.press("s")
+    await wait_js(
+        a,
+        "s.pending.length === 0 && (() => { const p = s.server.find(o => o.id === arg.id);"
+        " return p && !p.cards.some(c => arg.before.includes(c)); })()",
+        {"id": pile, "before": before},
+    )
+    # F flips its top card face up.
+    await a.keyboard.press("f")
+    await wait_js(
+        a,
+        "s.pending.length === 0 && (() => { const p = s.server.find(o => o.id === arg);"
+        " const top = s.server.find(o => o.id === p.cards[p.cards.length - 1]);"
+        " return top && top.up; })()",
+        pile,
+    )
+    deck = await obj(a, "deck")
+    assert deck["cards"] == deck_before["cards"], "the focused deck was not shuffled"
+    top = await obj(a, deck["cards"][-1])
+    assert not top["up"], "nor flipped"
+    # D draws from the pile under the pointer.
+    await a.keyboard.press("d")
+    await wait_js(a, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').n === 1")
+    assert len((await obj(a, pile))["cards"]) == 1
+    assert len((await obj(a, "deck"))["cards"]) == len(deck_before["cards"])
+
+    # Moving focus by key forgets the pointer: Tab to the deck, F flips the deck's top card.
+    await a.keyboard.press("Tab")
+    for _ in range(40):
+        if await a.evaluate("() => document.activeElement.dataset.id === 'deck'"):
+            break
+        await a.keyboard.press("Tab")
+    await a.keyboard.press("f")
+    await wait_js(
+        a,
+        "s.pending.length === 0 && (() => { const d = s.server.find(o => o.id === 'deck');"
+        " return s.server.find(o => o.id === d.cards[d.cards.length - 1]).up; })()",
+    )
+
+
+async def test_the_drawer_hears_the_card_they_drew_and_the_others_do_not(pages):
+    a, b, _code = await create_and_join(pages)
+    await a.mouse.move(*await center(a, "[data-id=deck]"))
+    await a.keyboard.press("d")
+    await wait_js(a, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').n === 1")
+    hand = await obj(a, "hand0")
+    face = (await obj(a, hand["cards"][0]))["face"]
+    said = f"You drew the {card_name(face)}"
+    await a.locator("[data-testid=live-keys] p", has_text=said).wait_for(state="attached")
+    heard_a = await a.locator("[data-testid=live-keys]").text_content()
+    assert "face-down card" not in heard_a
+    # Ben hears that Ana took a card, never which.
+    line = (await dump(b))["log"][-1]
+    assert line.startswith("Ana ")
+    await b.locator("[data-testid=live-moves] p", has_text=line).wait_for(state="attached")
+    heard_b = await b.locator("[data-testid=live-moves]").text_content()
+    heard_b += await b.locator("[data-testid=live-keys]").text_content()
+    assert card_name(face) not in heard_b and "You drew" not in heard_b
+
+    # Several at once, by keyboard: Enter on the deck picks its top card up, Enter drops it in
+    # the hand; the drop is named by its face once it is there.
+    await a.focus("[data-id=deck]")
+    await a.keyboard.press("Enter")
+    await a.locator("[data-testid=kbd-hint]").wait_for()
+    await a.keyboard.press("Enter")
+    await wait_js(a, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').n === 2")
+    hand = await obj(a, "hand0")
+    face2 = (await obj(a, hand["cards"][-1]))["face"]
+    await a.locator(
+        "[data-testid=live-keys] p", has_text=f"You drew the {card_name(face2)}"
+    ).wait_for(state="attached")
+
+
+async def test_a_hand_card_moves_left_and_right_by_keyboard(pages):
+    a = await pages.open("/?name=Ana")
+    await a.click("[data-testid=create-room]")
+    await enter_room(a)
+    await a.evaluate("() => window.__cardtable.room.cmd.take('deck', 4)")
+    await wait_js(a, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').n === 4")
+    order = (await obj(a, "hand0"))["cards"]
+    await a.focus(f"[data-id='{order[0]}']")
+    await a.keyboard.press("Control+ArrowRight")
+    await wait_js(
+        a, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').cards[1] === arg", order[0]
+    )
+    assert (await obj(a, "hand0"))["cards"] == [order[1], order[0], order[2], order[3]]
+    assert await a.evaluate("id => document.activeElement.dataset.id === id", order[0])
+    await a.locator("[data-testid=live-keys] p", has_text="place 2 of 4").wait_for(state="attached")
+    await a.keyboard.press("Alt+ArrowRight")
+    await wait_js(
+        a, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').cards[2] === arg", order[0]
+    )
+    await a.keyboard.press("Control+ArrowLeft")
+    await a.keyboard.press("Control+ArrowLeft")
+    await a.keyboard.press("Control+ArrowLeft")
+    await wait_js(
+        a, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').cards[0] === arg", order[0]
+    )
+    await a.locator("[data-testid=live-keys] p", has_text="already first").wait_for(state="attached")
+    assert (await obj(a, "hand0"))["cards"] == order
+    assert "/r/" in a.url, "Alt+Left did not go back a page"
+    await settled(a)
