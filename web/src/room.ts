@@ -89,8 +89,10 @@ export class Room implements DragHost {
           this.r.release([...d.set.map((o) => o.id), ...d.del]);
           // Screen readers hear the others' moves (ours they know already).
           if (!mine && d.log) announce(d.log);
+          this.keys.applied(d, mine);
         },
         snapshot: () => {
+          this.keys.snapshot();
           if (this.firstSnapshot) this.r.instant();
           this.firstSnapshot = false;
         },
@@ -508,12 +510,13 @@ export class Room implements DragHost {
       ["Ctrl+Z", "undo your last move (free play)"],
       ["In a game: double-click, Enter", "make the card's move, when it has just one (draw it, play it)"],
       ["In a game: right-click, long-press", "the moves of that card, and Sort"],
-      ["Tab, arrow keys", "go from object to object: the table, then your hand (letter keys act on the focused one)"],
+      ["Tab, arrow keys", "go from object to object: the table, then your hand (letter keys act on the object under the pointer, else the focused one)"],
       [
         "Enter, Space",
         "pick up the focused card (Shift: the whole pile); arrows choose where; Enter drops (Shift+Enter: face down); Esc puts it back",
       ],
       ["X, Menu key / Shift+F10", "select the focused object; its menu"],
+      ["Alt or Ctrl + ← / →", "move the focused card of your hand one place left / right"],
     ];
     const close = h("button", { type: "button", class: "primary", "data-testid": "help-close" }, "Close");
     const modal = h(

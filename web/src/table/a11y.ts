@@ -154,3 +154,22 @@ export function dropPlaces(p: PlaceInput): Place[] {
   // From a hand the likely move is onto the table; from the table, into your hand.
   return inMyHand ? [...objects, ...spot, ...seats] : [...handPlace, ...objects, ...spot, ...seats];
 }
+
+/** The cards named for their holder: "the 7 of hearts", "a face-down card". */
+function theCard(c: CardObj): string {
+  return c.face !== undefined ? `the ${faceName(c.face)}` : "a face-down card";
+}
+
+/**
+ * What a player hears of cards that came into their own hand by their own move (their hand shows
+ * the faces, so the words may name them): "You drew the 7 of hearts", "You drew 2 cards: the
+ * ace of spades and the 3 of clubs"; `dealt`: a deal ("You were dealt 5 cards"). Null: none came.
+ */
+export function drawnText(cards: readonly CardObj[], dealt = false): string | null {
+  if (!cards.length) return null;
+  const verb = dealt ? "You were dealt" : "You drew";
+  if (cards.length === 1) return `${verb} ${theCard(cards[0])}`;
+  if (cards.length > 4) return `${verb} ${plural(cards.length, "card")}`;
+  const names = cards.map(theCard);
+  return `${verb} ${cards.length} cards: ${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}

@@ -3,18 +3,19 @@
 // arrow keys then go through the places it may be dropped (a pile, a zone, your hand, another
 // player, an empty spot), Enter drops it (Shift+Enter: face down) and Escape puts it back. A drop
 // is made by drop.ts's resolveDrop, exactly as a mouse drag ending there, so a rule room's server
-// decides the same way. Letter shortcuts (events.ts) act on the focused object; X selects it;
+// decides the same way. Letter shortcuts (events.ts) act on the object under the pointer, else the
+// focused one (moving focus by key forgets the pointer's); X selects the focused object;
 // the menu key or Shift+F10 opens its menu. Feedback goes to a polite live region (announce.ts).
 
-import { cycle, dropPlaces, focusOrder, objLabel, type Place, stackName, cardName } from "./a11y";
+import { cycle, drawnText, dropPlaces, focusOrder, objLabel, type Place, stackName, cardName } from "./a11y";
 import { announce, prepareAnnouncer } from "../core/announce";
-import { cardReachable, freeSpot, isCard, isStack, objBox, stackBox, topCardId, WIDGET_SIZE } from "./board";
+import { cardIds, cardReachable, freeSpot, isCard, isHand, isStack, objBox, stackBox, topCardId, WIDGET_SIZE } from "./board";
 import { h, setText } from "../core/dom";
 import { type Drop, type DragItem, findTarget, resolveDrop } from "./drop";
 import { inHandStrip, toStage } from "./geom";
 import type { Renderer } from "./render";
 import type { State } from "./state";
-import { CARD_H, CARD_W, type Obj, type Op } from "../core/types";
+import { type CardObj, CARD_H, CARD_W, type Delta, type Obj, type Op } from "../core/types";
 import { dialogOpen } from "../core/ui";
 
 interface Grab {
@@ -118,12 +119,22 @@ export class Keyboard {
     if (room.closed || dialogOpen()) return;
     const t = e.target as HTMLElement | null;
     if (t && t.closest?.("input, textarea, select, [contenteditable], .menu")) return;
+    if ((e.ctrlKey || e.altKey) && !e.metaKey && !e.shiftKey && (e.key === "ArrowLeft" || e.key === "ArrowRight") && !this.carry) {
+      const f = this.focusedId();
+      if (f && this.reorder(f, e.key === "ArrowLeft" ? -1 : 1)) {
+        e.preventDefault();
+        e.stopPropagation();
+      }
+      return;
+    }
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (this.carry) {
       this.carryKey(e);
       return;
     }
     const id = this.focusedId();
+    // Moving focus by key: the letter keys act on the focused object now, not the pointer's.
+    if (e.key === "Tab" || e.key.startsWith("Arrow")) room.s.hover = null;
     if (e.key === "Tab") {
       if (id) this.tab(e, id);
       else {
@@ -161,7 +172,7 @@ export class Keyboard {
         this.select(id);
         break;
       default:
-        return; // the letter shortcuts (events.ts) act on the focused object
+        return; // the letter shortcuts (events.ts) act on the pointer's object, else the focused one
     }
     e.preventDefault();
     e.stopPropagation();
@@ -195,6 +206,61 @@ export class Keyboard {
     const want = this.tabbing > 0 ? order[0] : order[order.length - 1];
     this.tabbing = 0;
     if (want && (e.target as HTMLElement).dataset?.id !== want) this.focusId(want);
+  }
+
+  /** Alt/Ctrl+Left/Right on a card of your hand: it swaps places with its neighbour (focus stays
+   *  on it). False when the focused object is not a card of your hand. */
+  private reorder(id: string, step: number): boolean {
+    const s = this.room.s;
+    const hand = s.me.seat === null ? undefined : s.view.get(`hand${s.me.seat}`);
+    const card = s.view.get(id);
+    if (!isHand(hand) || !isCard(card) || card.parent !== hand.id) return false;
+    const ids = cardIds(hand);
+    const i = ids.indexOf(id);
+    const j = i + step;
+    if (j < 0 || j >= ids.length) {
+      announce(`${cardName(card)} is already ${step < 0 ? "first" : "last"} in your hand`, "keys");
+      return true;
+    }
+    // The server takes the card out before putting it back: `index` counts the other cards.
+    const ov = this.room.ov(id);
+    this.room.send({ op: "move", id, to: hand.id, index: j, ...(ov === undefined ? {} : { ov }) });
+    this.room.changed();
+    announce(`${cardName(card)}: place ${j + 1} of ${ids.length} in your hand`, "keys");
+    return true;
+  }
+
+  /** The ids in your own hand, as the server last sent it (to tell the cards that come in). */
+  private handSeen: Set<string> | null = null;
+
+  /** A snapshot replaced the table: what your hand holds now is not news. */
+  snapshot(): void {
+    const s = this.room.s;
+    const hand = s.me.seat === null ? undefined : s.server.get(`hand${s.me.seat}`);
+    this.handSeen = new Set(isHand(hand) ? cardIds(hand) : []);
+  }
+
+  /** A delta was applied: cards your own move brought into your hand are named to you (your hand
+   *  shows their faces); the others hear the room's log line (room.ts). */
+  applied(d: Delta, mine: boolean): void {
+    const seat = this.room.s.me.seat;
+    if (this.handSeen === null || seat === null) {
+      this.snapshot();
+      return;
+    }
+    const seen = this.handSeen;
+    const mineHand = `hand${seat}`;
+    const came: CardObj[] = [];
+    for (const o of d.set) {
+      if (isCard(o) && o.parent === mineHand) {
+        if (!seen.has(o.id)) came.push(o);
+        seen.add(o.id);
+      } else seen.delete(o.id);
+    }
+    for (const id of d.del) seen.delete(id);
+    const undo = /\bundid\b|\bundo\b/i.test(d.log ?? "");
+    const text = mine && !undo ? drawnText(came, /\bdealt\b/.test(d.log ?? "")) : null;
+    if (text) announce(text, "keys");
   }
 
   private menu(id: string): void {
@@ -251,7 +317,8 @@ export class Keyboard {
     const o = s.view.get(grab.id) as Obj;
     // In a rule room Enter makes a card's one move, when it has exactly one (as a double-click).
     if (s.game && enter && grab.kind === "card" && room.game.oneMove(grab.id)) {
-      announce(`${this.what([grab])}: moved`, "keys");
+      // A card going into your hand is named once it is there (`applied`), face and all.
+      if (isCard(o) && o.face !== undefined) announce(`${this.what([grab])}: moved`, "keys");
       room.game.activate(grab.id);
       return;
     }
