@@ -22,6 +22,9 @@ export function boardOf(s: State): BoardObj | null {
   return b?.t === "board" ? b : null;
 }
 
+/** Drawn over a chosen table colour: the felt's light centre and dark rim, see-through. */
+const COLOUR_SHADE = "radial-gradient(ellipse at 50% 45%, rgba(255, 255, 255, 0.1), rgba(0, 0, 0, 0) 55%, rgba(0, 0, 0, 0.22))";
+
 export class Homemade {
   private els = new Map<string, { el: HTMLElement; label: HTMLElement }>();
   private bg = "";
@@ -37,7 +40,9 @@ export class Homemade {
     if (bg !== this.bg) {
       this.bg = bg;
       const felt = this.r.felt;
-      felt.style.backgroundImage = isImageHash(bg) ? `url("${imageUrl(bg)}")` : "";
+      // A colour shows under a light, see-through shading (the stylesheet's opaque felt
+      // gradient is background-image, which covered background-color: the colour never showed).
+      felt.style.backgroundImage = isImageHash(bg) ? `url("${imageUrl(bg)}")` : bg ? COLOUR_SHADE : "";
       felt.style.backgroundSize = isImageHash(bg) ? "cover" : "";
       felt.style.backgroundColor = bg && !isImageHash(bg) ? bg : "";
       felt.dataset.background = bg;

@@ -233,18 +233,23 @@ function wrap(text: string, width: number): string[] {
   return lines.length ? lines : [""];
 }
 
+/** A text card: the text in the middle and, read downwards along the left edge, again (cut to
+ *  what fits): a spread or a hand overlaps cards and leaves that edge showing. */
 function textFace(face: string, ink = BLACK): string {
   const lines = wrap(face, face.length <= 12 ? 12 : 10).slice(0, 6);
   const longest = Math.max(...lines.map((l) => l.length), 1);
-  const size = Math.min(22, 150 / longest, 100 / lines.length);
+  const size = Math.min(21, 125 / longest, 100 / lines.length);
   const top = 70 - ((lines.length - 1) * size * 1.15) / 2 + size * 0.35;
   const body = lines
     .map(
       (l, i) =>
-        `<text x="50" y="${(top + i * size * 1.15).toFixed(1)}" font-family="${SANS}" font-weight="600" font-size="${size.toFixed(1)}" text-anchor="middle" fill="${esc(ink)}">${esc(l)}</text>`,
+        `<text x="55" y="${(top + i * size * 1.15).toFixed(1)}" font-family="${SANS}" font-weight="600" font-size="${size.toFixed(1)}" text-anchor="middle" fill="${esc(ink)}">${esc(l)}</text>`,
     )
     .join("");
-  return frame(`<rect x="7" y="7" width="86" height="126" rx="4" fill="#f7f4ec" stroke="#d8d2c2"/>` + body);
+  const flat = face.trim().replace(/\s+/g, " ");
+  const edge = flat.length > 18 ? `${flat.slice(0, 17)}…` : flat;
+  const spine = `<text class="card-edge-text" transform="translate(9 13) rotate(90)" font-family="${SANS}" font-weight="700" font-size="10.5" fill="${esc(ink)}">${esc(edge)}</text>`;
+  return frame(`<rect x="7" y="7" width="86" height="126" rx="4" fill="#f7f4ec" stroke="#d8d2c2"/>` + spine + body);
 }
 
 const BACK_COLORS: Record<string, string> = {
