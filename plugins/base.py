@@ -277,6 +277,31 @@ class Engine(Protocol[S]):
         ...
 
 
+class FairDeals(Protocol[S]):
+    """Optional engine hooks for provably fair deals (docs/fairness.md); an engine without them
+    still loads and deals from its seed. A deal with a key is ``fair.shuffle(canonical deck,
+    key, "deal")`` dealt as the game deals, a reshuffle within it ``"reshuffle:<i>"`` (i from 1).
+    ``new_game`` also takes ``deal_key: bytes | None = None`` for the first deal."""
+
+    def deal_with(self, state: S, key: bytes) -> S:
+        """The state with the key the NEXT deal will use (cleared once used)."""
+        ...
+
+    def deal_record(self, state: S) -> dict[str, Any] | None:
+        """The current deal: ``{"deal", "dealer", "deck", "order", "dealt"}`` (``dealt`` names
+        the engine's players as "0".."n-1"), or ``None`` if it was dealt from the seed."""
+        ...
+
+
+def fair_deals(engine: object) -> FairDeals[Any] | None:
+    """``engine`` as :class:`FairDeals` when it has the hooks, else ``None``."""
+    if callable(getattr(engine, "deal_with", None)) and callable(
+        getattr(engine, "deal_record", None)
+    ):
+        return typing.cast("FairDeals[Any]", engine)
+    return None
+
+
 @dataclass(frozen=True)
 class ZoneSpec:
     """A place on the table a game puts cards: a pile (``layout="pile"``, only the top shows)

@@ -102,9 +102,50 @@ def as_key(key: bytes | str) -> bytes:
     return bytes.fromhex(key) if isinstance(key, str) else bytes(key)
 
 
+def key_problem(*keys: str | None) -> str | None:
+    """What is wrong with a state's stored deal keys (64 lowercase hex characters or None)."""
+    if all(k is None or _hex_bytes(k, SEED_BYTES) is not None for k in keys):
+        return None
+    return "A deal key must be 64 lowercase hex characters."
+
+
 def register_dealing(game: str, pattern: Dealing) -> None:
     """Let ``verify`` check ``dealt`` for ``game`` against the game's own dealing."""
     _DEALINGS[game] = pattern
+
+
+def round_robin(
+    total: int, players: Sequence[str], first: int, per_hand: int, upcard: bool
+) -> list[str]:
+    """Where each of ``total`` cards goes in the usual deal: one at a time to ``players`` in
+    turn, starting with ``players[first]``, ``per_hand`` each; then, with ``upcard``, one card
+    to the ``discard`` and the rest to the ``stock``."""
+    n = len(players)
+    hands = [players[(first + i) % n] for i in range(min(total, n * per_hand))]
+    rest = total - len(hands)
+    tail = (["discard"] + ["stock"] * (rest - 1) if rest else []) if upcard else ["stock"] * rest
+    return hands + tail
+
+
+def register_round_robin(game: str, per_hand: Callable[[int], int], upcard: bool) -> None:
+    """Register a ``round_robin`` deal for ``game`` (``per_hand(n)`` cards for ``n`` players).
+    The players are the hands named in the record's ``dealt`` (numbers, in ascending order);
+    the first card goes to the one after ``dealer`` when the record names it, else to whoever
+    ``dealt`` says got it (the check is then of the rotation, the hand sizes and the rest)."""
+
+    def pattern(record: Mapping[str, Any]) -> list[str] | None:
+        dealt = [str(where) for where in record.get("dealt") or []]
+        hands = sorted({d for d in dealt if d.isdigit()}, key=int)
+        if not hands:
+            return None
+        dealer = record.get("dealer")
+        if isinstance(dealer, int) and str(dealer) in hands:
+            first = (hands.index(str(dealer)) + 1) % len(hands)
+        else:
+            first = hands.index(dealt[0]) if dealt[0] in hands else 0
+        return round_robin(len(dealt), hands, first, per_hand(len(hands)), upcard)
+
+    register_dealing(game, pattern)
 
 
 def _hex_bytes(value: object, size: int) -> bytes | None:

@@ -6,7 +6,10 @@ The engine has no I/O and no global randomness: each hand is shuffled with
 ``random.Random(f"gin_rummy:{seed}:first_dealer")``, so a game is reproducible from its seed.
 ``new_game(..., deck=...)`` deals the first hand from a given order instead: ``deck[0]`` is
 dealt first (to the non-dealer, then alternately, 10 cards each), ``deck[20]`` is the upcard
-and ``deck[21]`` the top of the stock, ``deck[51]`` its bottom. States are frozen ``msgspec``
+and ``deck[21]`` the top of the stock, ``deck[51]`` its bottom. A provably fair hand
+(docs/fairness.md) has a key instead (``new_game(..., deal_key=...)``, or ``deal_with`` before
+the next hand): its order is ``fair.shuffle(deck(), key)``, dealt like ``deck=``; ``deal_record``
+gives it. States are frozen ``msgspec``
 structs; ``apply`` returns a new state (or a :class:`Rejection`) and never mutates its input.
 Rule numbers refer to ``shared/rules/gin_rummy.md``.
 
@@ -151,6 +154,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 import plugins.gin_rummy.actions as moves
+from plugins import fair
 from plugins.base import (
     EVERYONE,
     Engine,
@@ -295,6 +299,8 @@ class GinState(Struct, frozen=True):
     history: tuple[HandResult, ...] = ()
     game_result: GameResult | None = None
     last_move: LastMove | None = None
+    deal_key: str | None = None
+    fair_key: str | None = None
 
 
 def _turn(state: GinState) -> list[int]:
@@ -463,10 +469,11 @@ class GinRummy:
         options: dict[str, Any],
         seed: int,
         deck: Sequence[str] | None = None,
+        deal_key: bytes | None = None,
     ) -> GinState:
         """A fresh game: dealer drawn from ``seed``, first hand dealt (from ``deck`` when given,
-        see the module docstring), upcard on offer. ``ValueError`` for a bad player count,
-        option or deck."""
+        see the module docstring, or shuffled with ``deal_key``), upcard on offer.
+        ``ValueError`` for a bad player count, option or deck."""
         if players != 2:
             raise ValueError("Gin Rummy is played by exactly 2 players.")
         resolved = self.info.resolve_options(options)
@@ -480,7 +487,8 @@ class GinRummy:
         else:
             order = None
         dealer = random.Random(f"gin_rummy:{seed}:first_dealer").randrange(2)
-        return self._deal(opts, seed, 1, dealer, order)
+        key = deal_key.hex() if deal_key is not None and order is None else None
+        return self._deal(opts, seed, 1, dealer, order, key)
 
     def _deal(
         self,
@@ -489,8 +497,11 @@ class GinRummy:
         hand_no: int,
         dealer: int,
         order: list[str] | None = None,
+        key: str | None = None,
     ) -> GinState:
-        if order is None:
+        if key is not None:
+            order = fair.shuffle(full_deck(), fair.as_key(key), "deal")
+        elif order is None:
             shuffled = full_deck()
             random.Random(f"gin_rummy:{seed}:{hand_no}").shuffle(shuffled)
             order = shuffled[::-1]  # dealt from the end of the shuffled list
@@ -508,7 +519,28 @@ class GinRummy:
             hands=(tuple(sort_cards(hands[0])), tuple(sort_cards(hands[1]))),
             stock=tuple(reversed(order[2 * HAND_SIZE + 1 :])),
             discard=(order[2 * HAND_SIZE],),
+            fair_key=key,
         )
+
+    def deal_with(self, state: GinState, key: bytes) -> GinState:
+        """The state with the key the next hand will use (docs/fairness.md)."""
+        return replace(state, deal_key=key.hex())
+
+    def deal_record(self, state: GinState) -> dict[str, Any] | None:
+        """The current hand as dealt with its key: hand number, dealer, the canonical deck, the
+        shuffled order and where each card went; ``None`` for a seeded hand."""
+        if state.fair_key is None:
+            return None
+        deck = full_deck()
+        order = fair.shuffle(deck, fair.as_key(state.fair_key), "deal")
+        dealt = fair.round_robin(len(order), ["0", "1"], _other(state.dealer), HAND_SIZE, True)
+        return {
+            "deal": state.hand_no,
+            "dealer": state.dealer,
+            "deck": deck,
+            "order": order,
+            "dealt": dealt,
+        }
 
     # ------------------------------------------------------------- queries
 
@@ -837,7 +869,12 @@ class GinRummy:
     def load(self, data: dict[str, Any]) -> GinState:
         """Rebuild a state from :meth:`dump` output; :class:`InvalidState` if it cannot
         happen (the message says why)."""
-        return load_state(data, GinState, "Gin Rummy", lambda s: _check_state(s, self.info))
+        return load_state(
+            data,
+            GinState,
+            "Gin Rummy",
+            lambda s: _check_state(s, self.info) or fair.key_problem(s.deal_key, s.fair_key),
+        )
 
     # ---------------------------------------------------------------- apply
 
@@ -1054,7 +1091,13 @@ class GinRummy:
         return self._end_knocked_hand(replace(state, last_move=LastMove(player, "finish_layoff")))
 
     def _do_next_hand(self, state: GinState, player: int, action: moves.NextHand) -> GinState:
-        fresh = self._deal(state.options, state.seed, state.hand_no + 1, _other(state.dealer))
+        fresh = self._deal(
+            state.options,
+            state.seed,
+            state.hand_no + 1,
+            _other(state.dealer),
+            key=state.deal_key,
+        )
         return replace(
             fresh,
             scores=state.scores,
@@ -1453,3 +1496,6 @@ ENGINE = GinRummy()
 
 if TYPE_CHECKING:  # GinRummy satisfies the plugin protocol
     _PROTOCOL_CHECK: Engine[GinState] = ENGINE
+
+
+fair.register_round_robin("gin_rummy", lambda players: HAND_SIZE, upcard=True)

@@ -3,7 +3,10 @@
 Rule numbers refer to ``shared/rules/pennies.md``. The engine has no I/O and no global
 randomness: round ``k`` is shuffled with ``random.Random(f"pennies:{seed}:{k}")``, the first
 dealer comes from ``random.Random(f"pennies:{seed}:first_dealer")`` and the ``i``-th reshuffle of
-a round from ``random.Random(f"pennies:{seed}:{k}:reshuffle:{i}")``. States are frozen
+a round from ``random.Random(f"pennies:{seed}:{k}:reshuffle:{i}")``. A provably fair round
+(docs/fairness.md) has a key instead (``new_game(..., deal_key=...)``, or ``deal_with`` before
+the next round): its order is ``fair.shuffle(full_deck(n), key)``, dealt like ``deck=``, and its
+``i``-th reshuffle (from 1) is ``fair.shuffle(pile, key, f"reshuffle:{i}")``. States are frozen
 ``msgspec`` structs; ``apply`` returns a new state (or a :class:`Rejection`) and never mutates.
 
 Players are ``0..n-1`` clockwise (2-4 players). Cards are :mod:`plugins.cards` codes; 2 players
@@ -66,7 +69,8 @@ player: {rank, cards}; the mover's sets short of the first meld lie there during
 round), ``history`` (one ``RoundResult`` per scored round: points, cards_left, paid,
 shortfall, bought counts, who went out or ``None`` for a stalemate), ``result`` (``None``
 until the game ends: winners, totals, pot, share, remainder), ``last_move`` (public: player,
-type, card, cards, drawn, reshuffled, returned).
+type, card, cards, drawn, reshuffled, returned), ``deal_key`` (hex: the key the next round will
+use, cleared once used), ``fair_key`` (hex: this round's key; ``None`` for a seeded round).
 
 View keys
 ---------
@@ -112,6 +116,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 import plugins.pennies.actions as moves
+from plugins import fair
 from plugins.base import (
     EVERYONE,
     Engine,
@@ -247,6 +252,8 @@ class PenniesState(Struct, frozen=True):
     history: tuple[RoundResult, ...] = ()
     result: GameResult | None = None
     last_move: LastMove | None = None
+    deal_key: str | None = None
+    fair_key: str | None = None
 
 
 # ------------------------------------------------------------------------------- the cards
@@ -723,8 +730,10 @@ class Pennies:
         options: dict[str, Any],
         seed: int,
         deck: Sequence[str] | None = None,
+        deal_key: bytes | None = None,
     ) -> PenniesState:
-        """A fresh game: dealer drawn from ``seed``, round 1 dealt (from ``deck`` if given)."""
+        """A fresh game: dealer drawn from ``seed``, round 1 dealt (from ``deck`` if given, or
+        shuffled with ``deal_key``)."""
         if not _is_int(players) or not 2 <= players <= 4:
             raise ValueError("Pennies is played by 2 to 4 players.")
         resolved = self.info.resolve_options(options)
@@ -755,6 +764,7 @@ class Pennies:
             melds=(),
             opened=(),
             pennies=(START_PENNIES,) * players,
+            deal_key=deal_key.hex() if deal_key is not None else None,
         )
         return self._deal(base, 1, dealer, deck)
 
@@ -763,7 +773,10 @@ class Pennies:
     ) -> PenniesState:
         """Rule 4: 11 cards each from the player left of the dealer, one upcard, the stock."""
         n = state.players
-        if order is None:
+        key = state.deal_key if order is None else None
+        if key is not None:
+            cards = fair.shuffle(full_deck(n), fair.as_key(key), "deal")
+        elif order is None:
             cards = full_deck(n)
             random.Random(f"pennies:{state.seed}:{round_no}").shuffle(cards)
         else:
@@ -788,7 +801,31 @@ class Pennies:
             offer=None,
             reshuffles=0,
             last_move=None,
+            deal_key=None,
+            fair_key=key,
         )
+
+    def deal_with(self, state: PenniesState, key: bytes) -> PenniesState:
+        """The state with the key the next round will use (docs/fairness.md)."""
+        return replace(state, deal_key=key.hex())
+
+    def deal_record(self, state: PenniesState) -> dict[str, Any] | None:
+        """The current round as dealt with its key: round number, dealer, the canonical deck,
+        the shuffled order and where each card went; ``None`` for a seeded round."""
+        if state.fair_key is None:
+            return None
+        n = state.players
+        deck = full_deck(n)
+        order = fair.shuffle(deck, fair.as_key(state.fair_key), "deal")
+        players = [str(p) for p in range(n)]
+        dealt = fair.round_robin(len(order), players, (state.dealer + 1) % n, HAND_SIZE, True)
+        return {
+            "deal": state.round_no,
+            "dealer": state.dealer,
+            "deck": deck,
+            "order": order,
+            "dealt": dealt,
+        }
 
     # ----------------------------------------------------------------------- queries
 
@@ -1023,11 +1060,15 @@ class Pennies:
         stock first if the stock is short (rule 9); short even then: what there is (rule 5)."""
         stock, discard, reshuffled = state.stock, state.discard, False
         if len(stock) < count and len(discard) > 1:
-            rng = random.Random(
-                f"pennies:{state.seed}:{state.round_no}:reshuffle:{state.reshuffles}"
-            )
             extra = list(discard[:-1])
-            rng.shuffle(extra)
+            if state.fair_key is not None:
+                label = f"reshuffle:{state.reshuffles + 1}"
+                extra = fair.shuffle(extra, fair.as_key(state.fair_key), label)
+            else:
+                rng = random.Random(
+                    f"pennies:{state.seed}:{state.round_no}:reshuffle:{state.reshuffles}"
+                )
+                rng.shuffle(extra)
             stock, discard, reshuffled = stock + tuple(extra), discard[-1:], True
         after = replace(
             state,
@@ -1355,6 +1396,8 @@ class Pennies:
 
     def _problem(self, s: PenniesState) -> str | None:
         n = s.players
+        if fair.key_problem(s.deal_key, s.fair_key):
+            return fair.key_problem(s.deal_key, s.fair_key)
         if not 2 <= n <= 4:
             return f"Pennies has 2 to 4 players, not {n}."
         chart_problem = check_chart(plain(s.options.chart))
@@ -1551,3 +1594,6 @@ ENGINE = Pennies()
 
 if TYPE_CHECKING:  # Pennies satisfies the plugin protocol
     _PROTOCOL_CHECK: Engine[PenniesState] = ENGINE
+
+
+fair.register_round_robin("pennies", lambda players: HAND_SIZE, upcard=True)

@@ -6,6 +6,9 @@ a reshuffled stock with ``random.Random(f"rummy:{seed}:{n}:reshuffle")`` and the
 drawn from ``random.Random(f"rummy:{seed}:first_dealer")``. ``new_game(..., deck=order)`` deals the
 first hand from ``order`` instead: one card at a time clockwise starting left of the dealer
 (``order[0]`` first), then the first discard, and the rest is the stock, ``order[n*k+1]`` on top.
+A provably fair hand (docs/fairness.md) has a key instead (``new_game(..., deal_key=...)``, or
+``deal_with`` before the next hand): its order is ``fair.shuffle(STANDARD, key)``, dealt like
+``deck=``, and the reshuffled stock is ``fair.shuffle(pile, key, "reshuffle:1")``.
 States are frozen msgspec structs; ``apply`` returns a new state or a :class:`Rejection`.
 
 Players are ``0..n-1`` clockwise. Card codes come from :mod:`plugins.cards` (``S12`` queen of
@@ -72,7 +75,9 @@ this hand), ``played`` (per player: melded or laid off in an earlier turn of thi
 ``played_now`` (the player to move has melded or laid off this turn), ``out_card`` (the last
 card discarded face down by the winner), ``scores``, ``results`` (one ``HandResult`` per
 finished hand: hand_no, dealer, winner (``None``: stalemate), rummy, points, left (each
-player's cards left), values (their points)), ``moves`` (this hand's public moves).
+player's cards left), values (their points)), ``moves`` (this hand's public moves),
+``deal_key`` (hex: the key the next hand will use, cleared once used) and ``fair_key`` (hex:
+the current hand's key; ``None`` for a seeded hand).
 
 View (``view(state, player)``; ``None`` for a spectator)
 -------------------------------------------------------
@@ -102,6 +107,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 import plugins.rummy.actions as moves
+from plugins import fair
 from plugins.base import (
     EVERYONE,
     Engine,
@@ -201,6 +207,8 @@ class RummyState(Struct, frozen=True):
     scores: tuple[int, ...] = ()
     results: tuple[HandResult, ...] = ()
     moves: tuple[Move, ...] = ()
+    deal_key: str | None = None
+    fair_key: str | None = None
 
 
 def _turn(state: RummyState) -> list[int]:
@@ -359,9 +367,15 @@ class Rummy:
     # ------------------------------------------------------------------------ setup
 
     def new_game(
-        self, players: int, options: dict[str, Any], seed: int, deck: Sequence[str] | None = None
+        self,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        deck: Sequence[str] | None = None,
+        deal_key: bytes | None = None,
     ) -> RummyState:
-        """A fresh game with the first hand dealt (from ``deck`` when given)."""
+        """A fresh game with the first hand dealt (from ``deck`` when given, or shuffled with
+        ``deal_key``)."""
         if not _is_int(players) or not 2 <= players <= 4:
             raise ValueError("Rummy is played by 2 to 4 players.")
         resolved = self.info.resolve_options(options)
@@ -382,6 +396,7 @@ class Rummy:
             stock=(),
             discard=(),
             scores=(0,) * players,
+            deal_key=deal_key.hex() if deal_key is not None else None,
         )
         return self._deal(base, 1, dealer, list(deck) if deck is not None else None)
 
@@ -390,7 +405,10 @@ class Rummy:
     ) -> RummyState:
         """Rules 1-2: deal one at a time clockwise from the dealer's left, turn up one card."""
         n = state.players
-        if order is None:
+        key = state.deal_key if order is None else None
+        if key is not None:
+            order = fair.shuffle(STANDARD, fair.as_key(key), "deal")
+        elif order is None:
             order = list(STANDARD)
             random.Random(f"rummy:{state.seed}:{hand_no}").shuffle(order)
         k = deal_size(n)
@@ -415,7 +433,30 @@ class Rummy:
             played_now=False,
             out_card=None,
             moves=(),
+            deal_key=None,
+            fair_key=key,
         )
+
+    def deal_with(self, state: RummyState, key: bytes) -> RummyState:
+        """The state with the key the next hand will use (docs/fairness.md)."""
+        return replace(state, deal_key=key.hex())
+
+    def deal_record(self, state: RummyState) -> dict[str, Any] | None:
+        """The current hand as dealt with its key: hand number, dealer, the canonical deck, the
+        shuffled order and where each card went; ``None`` for a seeded hand."""
+        if state.fair_key is None:
+            return None
+        n = state.players
+        order = fair.shuffle(STANDARD, fair.as_key(state.fair_key), "deal")
+        players = [str(p) for p in range(n)]
+        dealt = fair.round_robin(len(order), players, (state.dealer + 1) % n, deal_size(n), True)
+        return {
+            "deal": state.hand_no,
+            "dealer": state.dealer,
+            "deck": list(STANDARD),
+            "order": order,
+            "dealt": dealt,
+        }
 
     def teams(self, state: RummyState) -> list[list[int]]:
         """Everyone plays for themselves."""
@@ -656,7 +697,12 @@ class Rummy:
 
     def load(self, data: dict[str, Any]) -> RummyState:
         """The state back from :meth:`dump`; :class:`InvalidState` if it cannot happen."""
-        return load_state(data, RummyState, "Rummy", _problem)
+        return load_state(
+            data,
+            RummyState,
+            "Rummy",
+            lambda s: _problem(s) or fair.key_problem(s.deal_key, s.fair_key),
+        )
 
     # ------------------------------------------------------------------------ apply
 
@@ -819,7 +865,10 @@ class Rummy:
             return state
         if state.reshuffles == 0 and len(state.discard) > 1:
             pile = list(state.discard[:-1])
-            random.Random(f"rummy:{state.seed}:{state.hand_no}:reshuffle").shuffle(pile)
+            if state.fair_key is not None:
+                pile = fair.shuffle(pile, fair.as_key(state.fair_key), "reshuffle:1")
+            else:
+                random.Random(f"rummy:{state.seed}:{state.hand_no}:reshuffle").shuffle(pile)
             return replace(
                 state,
                 stock=tuple(pile),
@@ -1038,3 +1087,6 @@ ENGINE = Rummy()
 
 if TYPE_CHECKING:  # Rummy satisfies the plugin protocol
     _PROTOCOL_CHECK: Engine[RummyState] = ENGINE
+
+
+fair.register_round_robin("rummy", deal_size, upcard=True)

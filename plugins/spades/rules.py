@@ -6,6 +6,9 @@ The engine has no I/O and no global randomness: deal ``n`` is shuffled with
 ``random.Random(f"spades:{seed}:{n}")`` and the first dealer comes from
 ``random.Random(f"spades:{seed}:first_dealer")``. ``new_game(..., deck=...)`` deals the given
 52 cards instead for the first deal, ``deck[0]`` to the dealer's left (see :func:`stack_deck`).
+A provably fair deal (docs/fairness.md) has a key instead: ``new_game(..., deal_key=...)`` or
+``deal_with(state, key)`` before the next deal; that deal's order is
+``fair.shuffle(STANDARD, key)``, dealt the same way, and ``deal_record`` gives it.
 States are frozen ``msgspec`` structs; ``apply`` never mutates its input.
 
 Scoring is the pure function :func:`score_side` (rules 11-13); :func:`game_winner` decides
@@ -54,7 +57,8 @@ down to their owner), ``exchange`` (``None`` or {blind, partner, given, returned
 (of the current trick), ``trick`` (cards played to it, the leader's first), ``tricks`` (the
 finished tricks of this deal: {leader, cards, winner}), ``spades_broken``, ``scores`` and
 ``bags`` (per side), ``history`` (one ``DealResult`` per scored deal), ``winner`` (the winning
-side once the game is over).
+side once the game is over), ``deal_key`` (hex: the key the next deal will use, cleared once
+used) and ``fair_key`` (hex: the key of the current deal; ``None`` for a seeded deal).
 
 View (``view(state, player)``; ``None`` for a spectator)
 --------------------------------------------------------
@@ -89,6 +93,7 @@ from typing import TYPE_CHECKING, Any
 from msgspec import Struct
 from msgspec.structs import replace
 
+from plugins import fair
 from plugins.base import (
     EVERYONE,
     Engine,
@@ -215,6 +220,8 @@ class SpadesState(Struct, frozen=True):
     bags: tuple[int, ...] = (0, 0)
     history: tuple[DealResult, ...] = ()
     winner: int | None = None
+    deal_key: str | None = None
+    fair_key: str | None = None
 
 
 # ------------------------------------------------------------------------- pure helpers
@@ -526,8 +533,10 @@ class Spades:
         options: dict[str, Any],
         seed: int,
         deck: Sequence[str] | None = None,
+        deal_key: bytes | None = None,
     ) -> SpadesState:
-        """A fresh game: the first dealer drawn from ``seed``, the first deal dealt."""
+        """A fresh game: the first dealer drawn from ``seed``, the first deal dealt (from
+        ``deck``, or shuffled with ``deal_key`` when given)."""
         if players != PLAYERS:
             raise ValueError("Spades is played by exactly 4 players.")
         resolved = self.info.resolve_options(options)
@@ -545,13 +554,17 @@ class Spades:
             phase=DEAL_OVER,
             turn=None,
             hands=((), (), (), ()),
+            deal_key=deal_key.hex() if deal_key is not None else None,
         )
         return self._deal(base, 1, dealer, deck)
 
     def _deal(
         self, state: SpadesState, deal_no: int, dealer: int, deck: Sequence[str] | None = None
     ) -> SpadesState:
-        if deck is None:
+        key = state.deal_key if deck is None else None
+        if key is not None:
+            cards = fair.shuffle(STANDARD, fair.as_key(key), "deal")
+        elif deck is None:
             cards = list(STANDARD)
             random.Random(f"spades:{state.seed}:{deal_no}").shuffle(cards)
         else:
@@ -578,7 +591,30 @@ class Spades:
             trick=(),
             tricks=(),
             spades_broken=False,
+            deal_key=None,
+            fair_key=key,
         )
+
+    def deal_with(self, state: SpadesState, key: bytes) -> SpadesState:
+        """The state with the key the next deal will use (docs/fairness.md)."""
+        return replace(state, deal_key=key.hex())
+
+    def deal_record(self, state: SpadesState) -> dict[str, Any] | None:
+        """The current deal as dealt with its key: deal number, dealer, the canonical deck, the
+        shuffled order and where each card went (players' numbers); ``None`` for a seeded deal."""
+        if state.fair_key is None:
+            return None
+        order = fair.shuffle(STANDARD, fair.as_key(state.fair_key), "deal")
+        players = [str(p) for p in range(PLAYERS)]
+        dealt = fair.round_robin(len(order), players, (state.dealer + 1) % PLAYERS, 13, False)
+        deck = list(STANDARD)
+        return {
+            "deal": state.deal_no,
+            "dealer": state.dealer,
+            "deck": deck,
+            "order": order,
+            "dealt": dealt,
+        }
 
     # -------------------------------------------------------------------------- queries
 
@@ -1029,7 +1065,7 @@ def _problem(state: SpadesState) -> str | None:
         _validate(state)
     except InvalidState as exc:
         return str(exc)
-    return None
+    return fair.key_problem(state.deal_key, state.fair_key)
 
 
 def _check(ok: bool, message: str) -> None:
@@ -1230,3 +1266,6 @@ ENGINE = Spades()
 
 if TYPE_CHECKING:  # Spades satisfies the plugin protocol
     _PROTOCOL_CHECK: Engine[SpadesState] = ENGINE
+
+
+fair.register_round_robin("spades", lambda players: 13, upcard=False)
