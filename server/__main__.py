@@ -29,6 +29,11 @@ def build_parser() -> argparse.ArgumentParser:
         "[--levels hard,normal]",
         add_help=False,
     )
+    sub.add_parser(
+        "verify",
+        help="check provably fair deal records (docs/fairness.md): cardtable verify RECORD.json",
+        add_help=False,
+    )
     serve = sub.add_parser(
         "serve",
         help="run the web and Socket.IO server",
@@ -72,6 +77,11 @@ def main(argv: list[str] | None = None) -> int:
         from plugins.simulate import main as simulate
 
         return simulate(args[1:])
+    if args[:1] == ["verify"]:
+        # A deal record's seed, commitment and cards (plugins/fair_cli.py); no server.
+        from plugins.fair_cli import main as verify
+
+        return verify(args[1:])
     cfg = config_from_args(argv)
     logs.setup(cfg.log_level, cfg.log_format)
     try:
