@@ -1,4 +1,5 @@
-"""The room-level side of homemade games: images, game-file export, rooms made from files.
+"""The room-level side of homemade games: images, game-file export, rooms made from files, and a
+copy of a room (its game file loaded into a new room).
 
 These sit between the HTTP routes (:mod:`server.net.http`) and the store. Who may do what is decided
 from the player token sent in the ``X-Player-Token`` header: uploading an image and saving a
@@ -107,6 +108,12 @@ async def export_room(
     with unreachable_is_unavailable():
         images = await rooms.store.get_images(code, _referenced(table))
     return export_game(table, images, positions=positions)
+
+
+async def copy_room(rooms: RoomService, code: str, token: str | None, positions: bool) -> Table:
+    """A new room holding a copy of this one: its layout, or (``positions``) everything, as
+    saving a game file and loading it would make it, with the same permission checks."""
+    return await create_from_file(rooms, await export_room(rooms, code, token, positions))
 
 
 async def create_from_file(rooms: RoomService, data: Any) -> Table:

@@ -402,6 +402,29 @@ async def game_file(request: web.Request) -> web.Response:
     )
 
 
+async def copy_room(request: web.Request) -> web.Response:
+    """``POST /api/rooms/{code}/copy {"positions": bool}``: a new room, a copy of this one (its
+    layout, or everything), made as saving and loading a game file would; for editors."""
+    rooms, config = request.app[ROOMS_KEY], request.app[CONFIG_KEY]
+    try:
+        await rooms.count_attempt(
+            "create",
+            request_address(request, config.trusted_proxies),
+            config.joins_per_minute,
+            config.clock,
+        )
+        raw = await _read_capped(request, 1024)
+        msg = parse(bodies.CopyRoom, _json_body(raw) if raw else {}, "POST /api/rooms/{code}/copy")
+        made = await _lookup(
+            request,
+            _code(request),
+            lambda code: homemade.copy_room(rooms, code, _token(request), msg.positions),
+        )
+    except CardtableError as err:
+        return _error(err, _status_for(err))
+    return _created(request, made)
+
+
 async def upload_image(request: web.Request) -> web.Response:
     """``POST /api/rooms/{code}/images``: raw body or a multipart file field (editors)."""
     rooms, config = request.app[ROOMS_KEY], request.app[CONFIG_KEY]
@@ -522,6 +545,7 @@ def add_routes(app: web.Application, config: Config) -> None:
     app.router.add_get("/api/library", library_list)
     app.router.add_post("/api/decks/parse", parse_deck)
     app.router.add_get("/api/rooms/{code}/game-file", game_file)
+    app.router.add_post("/api/rooms/{code}/copy", copy_room)
     app.router.add_post("/api/rooms/{code}/images", upload_image)
     app.router.add_get("/api/rooms/{code}/images/{hash}", get_image)
     app.router.add_get("/healthz", healthz)

@@ -60,6 +60,12 @@ class LibraryEntry(msgspec.Struct, kw_only=True):
     description: str
 
 
+class CopyRoom(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """``POST /api/rooms/{code}/copy``: copy the layout, or (``positions``) everything."""
+
+    positions: bool = False
+
+
 class DeckParse(msgspec.Struct, kw_only=True):
     """``POST /api/decks/parse``: a deck list's text and its format."""
 

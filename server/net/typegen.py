@@ -284,6 +284,7 @@ def openapi() -> dict[str, Any]:
             H.RoomInfo,
             H.GameInfo,
             H.LibraryEntry,
+            H.CopyRoom,
             H.DeckParse,
             H.DeckParsed,
             H.ImageStored,
@@ -338,6 +339,18 @@ def openapi() -> dict[str, Any]:
             code,
             {"name": "positions", "in": "query", "required": False, "schema": {"type": "string"}},
         ),
+        "/api/rooms/{code}/copy": {
+            "post": {
+                "summary": "A new room copying this one: the layout, or everything "
+                "(editors: X-Player-Token; everything: the host with nobody else seated).",
+                "parameters": [code],
+                "requestBody": {
+                    "required": False,
+                    "content": {_JSON: {"schema": _ref("CopyRoom")}},
+                },
+                "responses": {"201": _reply(_ref("RoomCreated"), "The copy."), "4XX": err},
+            }
+        },
         "/api/rooms/{code}/images": {
             "post": {
                 "summary": "Upload an image (editors: X-Player-Token): raw body or multipart.",

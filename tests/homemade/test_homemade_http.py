@@ -111,3 +111,49 @@ async def test_game_file_round_trip_through_http_and_library(server, make_client
                 "count": 2,
                 "image": None,
             }
+
+
+async def test_copy_a_table_layout_or_everything(server, make_client):
+    code = await new_room(server, template="standard", seats=4)
+    host = await make_client()
+    await host.join(code, "Host", seat=0)
+    await host.op("create", kind="label", text="House rules", x=40, y=40)
+    await host.op("deal", id="deck", n=3)
+    assert len(host.objects["hand0"]["cards"]) == 3
+    url = f"{server.url}/api/rooms/{code}/copy"
+    async with aiohttp.ClientSession() as http:
+
+        async def copy(body: object, token: str | None, to: str = url) -> tuple[int, dict]:
+            headers = {"X-Player-Token": token} if token else {}
+            async with http.post(to, json=body, headers=headers) as r:
+                return r.status, await r.json()
+
+        # Everything: the copier holds the same three cards in the copy.
+        status, made = await copy({"positions": True}, host.token)
+        assert status == 201, made
+        assert made["code"] != code and made["path"] == f"/r/{made['code']}"
+        again = await make_client()
+        await again.join(made["code"], "Host", seat=0)
+        faces = sorted(c["face"] for c in again.objects.values() if c.get("parent") == "hand0")
+        mine = sorted(c["face"] for c in host.objects.values() if c.get("parent") == "hand0")
+        assert faces == mine and len(faces) == 3
+        assert any(o.get("text") == "House rules" for o in again.objects.values())
+        # The layout (the default): every card back in the deck, the label kept, hands empty.
+        status, made = await copy({}, host.token)
+        assert status == 201, made
+        fresh = await make_client()
+        await fresh.join(made["code"], "Host", seat=0)
+        assert len(fresh.objects["deck"]["cards"]) == 52
+        assert not fresh.objects["hand0"]["cards"]
+        assert any(o.get("text") == "House rules" for o in fresh.objects.values())
+        # Who may: editors; everything only with nobody else seated; the body is checked.
+        guest = await make_client()
+        await guest.join(code, "Guest", seat=1)
+        assert (await copy({}, guest.token))[0] == 403
+        status, got = await copy({"positions": True}, host.token)
+        assert status == 403 and got["code"] == "forbidden"
+        assert (await copy({}, None))[0] == 401
+        status, got = await copy({"positions": "yes"}, host.token)
+        assert status == 400 and got["code"] == "bad_request"
+        assert (await copy({"evil": 1}, host.token))[0] == 400
+        assert (await copy({}, host.token, f"{server.url}/api/rooms/ZZZZZZZZ/copy"))[0] == 404
