@@ -37,6 +37,7 @@ from server.table.objects import (
     Table,
 )
 from server.table.view import in_other_hand
+from server.table.wording import public_card
 
 
 class Ctx:
@@ -269,7 +270,10 @@ def move_card(ctx: Ctx, actor: Actor, card: Card, op: O.Move) -> str:
             if dest.seat == actor.seat:
                 return f"{actor.name} took a card into their hand"
             return f"{actor.name} gave a card to seat {dest.seat + 1}"
-        return f"{actor.name} put a card on {name_of(dest)}"
+        what = public_card(t, card)  # its face only if everyone sees it now
+        if isinstance(src, Hand) and what != "a card":
+            return f"{actor.name} played {what} on {name_of(dest)}"
+        return f"{actor.name} put {what} on {name_of(dest)}"
     if op.x is None or op.y is None:
         raise CardtableError(INVALID_MOVE, "A move needs either a destination or x and y.")
     ctx.touch(card)
@@ -279,9 +283,12 @@ def move_card(ctx: Ctx, actor: Actor, card: Card, op: O.Move) -> str:
     if op.up is not None:
         card.up = op.up
     card.x, card.y, card.z = op.x, op.y, ctx.top_z()
+    what = public_card(t, card)
     if isinstance(src, Hand):
+        if what != "a card":
+            return f"{actor.name} played {what}"
         return f"{actor.name} played a card from their hand"
-    return f"{actor.name} moved a card"
+    return f"{actor.name} moved {what}"
 
 
 def move_many(ctx: Ctx, actor: Actor, op: O.MoveMany, limits: Limits) -> str:

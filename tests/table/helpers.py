@@ -34,7 +34,8 @@ from server.table.objects import (
     encode_table,
 )
 from server.table.templates import new_table
-from server.table.view import snapshot, view_delta
+from server.table.view import snapshot, view_delta, visible_faces
+from server.table.wording import face_words
 
 NAMES = ["Ana", "Ben", "Cyd", "Dot"]
 SPECTATOR = Actor("p9", "Eve", None)
@@ -172,6 +173,17 @@ def assert_no_face_in_log(log: str, faces: Iterable[str]) -> None:
         assert not re.search(pat, log), f"log line {log!r} names the face {face!r}"
 
 
+def assert_no_hidden_card_named(log: str, before: Table, after: Table) -> None:
+    """A log line names a card ("the 7 of hearts") only if that face is public after the
+    operation: no card that only some seat (or nobody) sees is ever named."""
+    public = {face_words(f) for f in visible_faces(after, None).values()}
+    for face in all_faces(before, after):
+        words = face_words(face)
+        if words and words not in public:
+            pat = rf"(?<![A-Za-z0-9]){re.escape(words)}(?![A-Za-z0-9])"
+            assert not re.search(pat, log), f"log line {log!r} names the hidden {words!r}"
+
+
 def without_v(obj: Obj) -> Obj:
     return msgspec.structs.replace(obj, v=0)
 
@@ -236,6 +248,7 @@ def check_change(before: Table, after: Table, change: Change, *, views_too: bool
         if old.get(oid) != blob:
             assert oid in change.dirty, f"{oid} changed but is not in the change set"
     assert_no_face_in_log(change.log, all_faces(before, after))
+    assert_no_hidden_card_named(change.log, before, after)
     if not views_too:
         return
     # Change sets are complete: every seat's view rebuilt from the delta is the fresh view.

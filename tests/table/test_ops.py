@@ -12,6 +12,7 @@ import math
 import msgspec
 import pytest
 
+from plugins.cards import card_name
 from server.errors import CardtableError
 from server.table import ops as O
 from server.table.apply import STANDARD_FACES, Limits
@@ -48,7 +49,7 @@ def test_move_loose_card_to_xy_puts_it_on_top(t):
     assert c.z == zmax + 1 == new.zmax
     assert all(o.z < c.z for o in new.objects.values() if o.id != "c1")
     assert ch.dirty == {"c1"} and not ch.removed
-    assert ch.log == "Ana moved a card"
+    assert ch.log == "Ana moved the 5 of hearts"  # face up: everyone sees which card
 
 
 def test_move_with_up_sets_the_face_as_it_lands(t):
@@ -68,7 +69,7 @@ def test_move_top_card_of_deck_to_the_table(t):
     c = card(new, d[-1])
     assert (c.parent, c.up, c.x, c.y) == (None, True, 700, 100)
     assert {d[-1], d[-2], "deck"} <= ch.dirty
-    assert ch.log == "Ana moved a card"
+    assert ch.log == f"Ana moved the {card_name(c.face)}"
 
 
 def test_only_the_top_card_of_a_pile_can_be_touched(t):
@@ -104,7 +105,7 @@ def test_play_a_card_from_your_own_hand(t):
     assert isinstance(played, Card) and played.parent is None and played.up
     assert (played.face, played.x, played.y) == ("H1", 10, 20)
     assert visible_faces(new, None) == {played.id: "H1"}
-    assert ch.log == "Ana played a card from their hand"
+    assert ch.log == "Ana played the ace of hearts"
 
 
 @pytest.mark.parametrize(
@@ -148,7 +149,10 @@ def test_move_card_into_a_pile_at_index(t, index, expected):
     new, ch = ok(t, 0, O.Move(id="x", to="p", index=index))
     assert stack(new, "p").cards == expected
     assert card(new, "x").parent == "p"
-    assert ch.log == "Ana put a card on a pile"
+    on_top = expected[-1] == "x"  # only then is its face public
+    assert ch.log == (
+        "Ana put the 9 of diamonds on a pile" if on_top else "Ana put a card on a pile"
+    )
 
 
 def test_put_a_card_on_a_labelled_zone(t):
@@ -156,7 +160,7 @@ def test_put_a_card_on_a_labelled_zone(t):
     new, ch = ok(t, 3, O.Move(id="x", to="discard", up=True))
     assert stack(new, "discard").cards == ["x"] and card(new, "x").up
     assert visible_faces(new, None) == {"x": "D9"}
-    assert ch.log == "Dot put a card on Discard"
+    assert ch.log == "Dot put the 9 of diamonds on Discard"
 
 
 def test_take_a_loose_card_into_your_hand(t):
@@ -201,7 +205,7 @@ def test_card_onto_a_loose_card_forms_a_pile_where_that_card_lies(t):
     assert pile.cards == ["a", "b"] and (pile.x, pile.y) == (500, 400) and pile.z == zmax + 1
     assert card(new, "a").parent == card(new, "b").parent == pile.id
     assert visible_faces(new, None) == {"b": "H2"}  # a is covered now
-    assert ch.log == "Ana put a card on a pile"
+    assert ch.log == "Ana put the 2 of hearts on a pile"
 
 
 def test_card_onto_itself_or_onto_a_card_in_a_pile_is_invalid(t):
