@@ -35,7 +35,9 @@ async def second_pile(page: Any) -> str:
     deck = await obj(page, "deck")
     first, second = deck["cards"][-1], deck["cards"][-2]
     await page.evaluate(SEND, {"op": "move", "id": first, "x": 300, "y": 420})
-    await wait_js(page, "s.pending.length === 0 && s.server.some(o => o.id === arg && !o.parent)", first)
+    await wait_js(
+        page, "s.pending.length === 0 && s.server.some(o => o.id === arg && !o.parent)", first
+    )
     await page.evaluate(SEND, {"op": "move", "id": second, "to": first})
     await wait_js(
         page,
@@ -60,9 +62,12 @@ async def test_letter_keys_act_on_the_object_under_the_pointer(pages):
     # The deck has focus; the pointer rests on the other pile.
     await a.focus("[data-id=deck]")
     await a.mouse.move(*await center(a, f"[data-id='{pile}']"))
-    await a.wait_for_function("id => window.__cardtable.state.hover === id || "
-                              "window.__cardtable.state.view.get(window.__cardtable.state.hover)"
-                              "?.parent === id", arg=pile)
+    await a.wait_for_function(
+        "id => window.__cardtable.state.hover === id || "
+        "window.__cardtable.state.view.get(window.__cardtable.state.hover)"
+        "?.parent === id",
+        arg=pile,
+    )
     # S shuffles the pile under the pointer: its cards get new ids; the deck's stay.
     before = (await obj(a, pile))["cards"]
     await a.keyboard.press("s")
@@ -148,22 +153,103 @@ async def test_a_hand_card_moves_left_and_right_by_keyboard(pages):
     await a.focus(f"[data-id='{order[0]}']")
     await a.keyboard.press("Control+ArrowRight")
     await wait_js(
-        a, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').cards[1] === arg", order[0]
+        a,
+        "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').cards[1] === arg",
+        order[0],
     )
     assert (await obj(a, "hand0"))["cards"] == [order[1], order[0], order[2], order[3]]
     assert await a.evaluate("id => document.activeElement.dataset.id === id", order[0])
     await a.locator("[data-testid=live-keys] p", has_text="place 2 of 4").wait_for(state="attached")
     await a.keyboard.press("Alt+ArrowRight")
     await wait_js(
-        a, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').cards[2] === arg", order[0]
+        a,
+        "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').cards[2] === arg",
+        order[0],
     )
     await a.keyboard.press("Control+ArrowLeft")
     await a.keyboard.press("Control+ArrowLeft")
     await a.keyboard.press("Control+ArrowLeft")
     await wait_js(
-        a, "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').cards[0] === arg", order[0]
+        a,
+        "s.pending.length === 0 && s.server.find(o => o.id === 'hand0').cards[0] === arg",
+        order[0],
     )
-    await a.locator("[data-testid=live-keys] p", has_text="already first").wait_for(state="attached")
+    await a.locator("[data-testid=live-keys] p", has_text="already first").wait_for(
+        state="attached"
+    )
     assert (await obj(a, "hand0"))["cards"] == order
     assert "/r/" in a.url, "Alt+Left did not go back a page"
     await settled(a)
+
+
+PLATES = """() => [...document.querySelectorAll('[data-testid=seat-plate]')].map(el => {
+  const r = el.getBoundingClientRect();
+  return {seat: el.dataset.seat, name: el.querySelector('[data-testid=plate-name]').textContent,
+    cards: el.querySelector('[data-testid=plate-cards]').textContent,
+    status: el.querySelector('[data-testid=plate-status]').textContent,
+    label: el.getAttribute('aria-label'), box: [r.left, r.top, r.right, r.bottom]}; })"""
+
+
+def overlaps(a: list[float], b: dict) -> bool:
+    return min(a[2], b["x"] + b["width"]) > max(a[0], b["x"]) and min(
+        a[3], b["y"] + b["height"]
+    ) > max(a[1], b["y"])
+
+
+async def plates(page: Any) -> list[dict]:
+    return list(await page.evaluate(PLATES))
+
+
+async def test_the_other_players_have_name_plates_by_their_seats(pages):
+    for where, size, extra in (
+        ("desktop", (1280, 800), {}),
+        ("phone", (390, 844), {"is_mobile": True, "has_touch": True}),
+    ):
+        a = await pages.open("/?name=Ana", viewport=size, **extra)
+        await a.click("[data-testid=create-room]")
+        code = await enter_room(a)
+        # Alone at the table: no plate (your own place is your hand).
+        assert await plates(a) == []
+        b = await pages.open(f"/r/{code}?name=Ben", viewport=size, **extra)
+        await enter_room(b)
+        cy = await pages.open(f"/r/{code}?name=Cy", viewport=size, **extra)
+        await enter_room(cy)
+        await wait_js(a, "s.players.length === 3")
+        await a.evaluate(SEND, {"op": "deal", "id": "deck", "n": 3})
+        await wait_js(a, "s.pending.length === 0 && s.server.find(o => o.id === 'hand2').n === 3")
+        await a.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=plate-cards]')]"
+            ".filter(el => el.textContent === '3 cards').length === 2"
+        )
+        await settled(a)
+        got = {p["name"]: p for p in await plates(a)}
+        assert set(got) == {"Ben", "Cy"}, got
+        for p in got.values():
+            assert p["cards"] == "3 cards" and p["status"] == "online", p
+            assert p["label"].startswith(p["name"]) and "3 cards" in p["label"], p
+        # Each plate lies on the table, over none of the piles, away from the other.
+        stage = await a.locator(".stage").bounding_box()
+        deck = await a.locator("[data-id=deck]").bounding_box()
+        for p in got.values():
+            x0, y0, x1, y1 = p["box"]
+            assert x0 >= stage["x"] - 1 and x1 <= stage["x"] + stage["width"] + 1, (where, p)
+            assert not overlaps(p["box"], deck), (where, p, deck)
+        ben, cyp = got["Ben"]["box"], got["Cy"]["box"]
+        assert not overlaps(
+            ben, {"x": cyp[0], "y": cyp[1], "width": cyp[2] - cyp[0], "height": cyp[3] - cyp[1]}
+        )
+        # Ben sees Ana's and Cy's plates, not his own.
+        await b.wait_for_function(
+            "() => document.querySelectorAll('[data-testid=seat-plate]').length === 2"
+        )
+        assert {p["name"] for p in await plates(b)} == {"Ana", "Cy"}
+        await shot(a, f"free-plates-{where}")
+        # Cy's page closes: his plate says he is away (until he is gone for good).
+        await cy.close()
+        await a.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=seat-plate]')]"
+            ".some(el => el.classList.contains('away') && "
+            "el.querySelector('[data-testid=plate-status]').textContent === 'away')"
+        )
+        await settled(a)
+        await shot(a, f"free-plates-away-{where}")

@@ -5,9 +5,12 @@
 // from the game view (docs/protocol.md, "Game"). The player to act is marked: a computer is
 // "thinking", a timed move shows its countdown. `placePlates` finds each plate a spot inside
 // the table that covers no other plate, hand or zone (table units, like everything on the table).
+// In free play every other seated player has a plate too (`freePlateInfos`): name, cards held,
+// online or away, at their seat round the table (`freeFrames`: seats evenly round an oval, yours
+// at the bottom, where your hand is).
 
 import { handCount, isHand, isStack, stackBox, WIDGET_SIZE, type Objects } from "../table/board";
-import { type Frame, portraitFrame, relative, seating, type TableSize } from "../table/seating";
+import { type Frame, portraitFrame, relative, seating, type TableSize, viewPlaces } from "../table/seating";
 import { TABLE_H, TABLE_W, type Game, type Player } from "../core/types";
 
 /** One number beside a name: `key` is stable (tests and CSS), `text` what is shown. */
@@ -36,6 +39,9 @@ export interface PlateInfo {
   timed: boolean;
   /** The viewer-relative place (0: the bottom). */
   place: number;
+  /** Free play: whether the player is here ("online") or has lost the connection for now
+   *  ("away"); null in a rule game (its plates say whose turn it is instead). */
+  status?: "online" | "away" | null;
 }
 
 type View = Record<string, unknown>;
@@ -129,6 +135,52 @@ export function plateInfos(game: Game | null, objs: Objects, players: readonly P
   });
 }
 
+/** The other seated players' plates in free play (yours is the hand strip), at their seats as
+ *  this page sees them: `seats` places round the table, `me` at the bottom (a spectator: seat 0). */
+export function freePlateInfos(players: readonly Player[], objs: Objects, me: number | null, seats: number): PlateInfo[] {
+  const n = Math.max(seats, ...players.map((p) => (p.seat ?? -1) + 1));
+  const out: PlateInfo[] = [];
+  for (const p of players) {
+    if (p.seat === null || p.seat === me) continue;
+    const hand = objs.get(`hand${p.seat}`);
+    const bot = !!p.bot;
+    out.push({
+      player: p.seat,
+      seat: p.seat,
+      name: p.name,
+      you: false,
+      bot,
+      level: bot && p.level ? p.level : null,
+      cards: isHand(hand) ? handCount(hand) : 0,
+      stats: [],
+      acting: false,
+      thinking: false,
+      timed: false,
+      place: relative(p.seat, me, n),
+      status: p.status === "reconnecting" ? "away" : "online",
+    });
+  }
+  return out.sort((a, b) => a.seat - b.seat);
+}
+
+/** Free play's places: `n` seats evenly round an oval just inside `table` (the part of the table
+ *  in view, from its top-left corner), place 0 at
+ *  the bottom middle and the others going round clockwise (as seen from above), each facing the
+ *  middle. */
+export function freeFrames(n: number, table: TableSize = { w: TABLE_W, h: TABLE_H }): Frame[] {
+  const out: Frame[] = [];
+  const [cx, cy] = [table.w / 2, table.h / 2];
+  const [rx, ry] = [table.w / 2 - Math.min(90, table.w * 0.15), table.h / 2 - Math.min(60, table.h * 0.1)];
+  for (let r = 0; r < n; r++) {
+    const a = (2 * Math.PI * r) / Math.max(1, n);
+    const x = cx - rx * Math.sin(a);
+    const y = cy + ry * Math.cos(a);
+    const len = Math.hypot(cx - x, cy - y) || 1;
+    out.push({ x, y, fx: (cx - x) / len, fy: (cy - y) / len });
+  }
+  return out;
+}
+
 // --- where the plates go --------------------------------------------------------------------------
 
 export interface Box {
@@ -161,10 +213,12 @@ function grow(b: Box, by: number): Box {
   return { x: b.x - by, y: b.y - by, w: b.w + 2 * by, h: b.h + 2 * by };
 }
 
-/** The places of a started game as this page sees them (portrait ones on an upright phone). */
-export function placeFrames(game: Game | null, table: TableSize | null): Frame[] {
+/** The places of a started game as this page sees them (portrait ones on an upright phone; with
+ *  `objs`, the view drawn, where that view put them). */
+export function placeFrames(game: Game | null, table: TableSize | null, objs?: Objects): Frame[] {
   const st = seating(game);
   if (!st) return [];
+  if (table && objs) return viewPlaces(objs, st, table);
   return table ? st.frames.map((f) => portraitFrame(f, table)) : st.frames;
 }
 

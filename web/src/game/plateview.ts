@@ -1,7 +1,8 @@
 // The seat plates on the page: one element per engine player over the table, filled from
 // plates.ts (what each shows) and put where `placePlates` finds room (clear of the hands, the
 // zones and the other plates, inside the table). The plate of the player to act glows; a
-// computer's says "thinking…", a timed move counts down on it.
+// computer's says "thinking…", a timed move counts down on it. In free play the other seated
+// players have plates too (name, cards held, online or away), at their seats round the table.
 
 import { h, setText, toggleClass } from "../core/dom";
 import type { Game } from "../core/types";
@@ -9,7 +10,18 @@ import type { Geom } from "../table/geom";
 import { handPlaces } from "../table/seating";
 import type { State } from "../table/state";
 import { timerLeft } from "./controls";
-import { type Box, fanBox, obstacleBoxes, type PlateAsk, type PlateInfo, placeFrames, placePlates, plateInfos } from "./plates";
+import {
+  type Box,
+  fanBox,
+  freeFrames,
+  freePlateInfos,
+  obstacleBoxes,
+  type PlateAsk,
+  type PlateInfo,
+  placeFrames,
+  placePlates,
+  plateInfos,
+} from "./plates";
 
 interface PlateEl {
   el: HTMLElement;
@@ -17,6 +29,7 @@ interface PlateEl {
   tag: HTMLElement;
   cards: HTMLElement;
   stats: HTMLElement;
+  status: HTMLElement;
   turn: HTMLElement;
   ring: SVGCircleElement;
   secs: HTMLElement;
@@ -60,20 +73,21 @@ export class SeatPlates {
     const tag = h("span", { class: "plate-tag", "data-testid": "plate-computer" });
     const cards = h("span", { class: "plate-cards", "data-testid": "plate-cards" });
     const stats = h("div", { class: "plate-stats" });
+    const status = h("span", { class: "plate-status", "data-testid": "plate-status", hidden: true });
     const turn = h("div", { class: "plate-turn", "data-testid": "plate-turn" });
     const el = h(
       "div",
       { class: "seat-plate", "data-testid": "seat-plate", role: "group" },
       h("div", { class: "plate-head" }, name, tag),
-      h("div", { class: "plate-row" }, cards, stats),
+      h("div", { class: "plate-row" }, cards, stats, status),
       turn,
     );
     this.layer.appendChild(el);
-    return { el, name, tag, cards, stats, turn, ring, secs, content: "" };
+    return { el, name, tag, cards, stats, status, turn, ring, secs, content: "" };
   }
 
-  private fill(p: PlateEl, info: PlateInfo, game: Game): void {
-    const content = JSON.stringify([info, !!game.timer]);
+  private fill(p: PlateEl, info: PlateInfo, game: Game | null): void {
+    const content = JSON.stringify([info, !!game?.timer]);
     if (p.content === content) return;
     p.content = content;
     const el = p.el;
@@ -83,6 +97,10 @@ export class SeatPlates {
     toggleClass(el, "you", info.you);
     toggleClass(el, "acting", info.acting);
     toggleClass(el, "bot", info.bot);
+    toggleClass(el, "free", !game);
+    toggleClass(el, "away", info.status === "away");
+    p.status.hidden = !info.status;
+    setText(p.status, info.status ?? "");
     setText(p.name, info.you ? `${info.name} (you)` : info.name);
     p.tag.hidden = !info.bot;
     setText(p.tag, !info.bot ? "" : info.level ? `Computer · ${levelText(info.level)}` : "Computer");
@@ -95,14 +113,15 @@ export class SeatPlates {
     const words = info.thinking ? "thinking…" : info.acting ? (info.you ? "your turn" : "to play") : "";
     p.turn.replaceChildren(...(info.timed ? [p.ring.ownerSVGElement as SVGSVGElement, p.secs] : []), h("span", {}, words));
     toggleClass(p.turn, "idle", !info.acting);
-    const what = [info.name, info.bot ? (info.level ? `computer, ${info.level}` : "computer") : "", p.cards.textContent ?? ""];
+    const what = [info.name, info.bot ? (info.level ? `computer, ${info.level}` : "computer") : "", p.cards.textContent ?? "", info.status ?? ""];
     el.setAttribute("aria-label", [...what, ...info.stats.map((s) => s.text), words].filter(Boolean).join(", "));
   }
 
   /** `avoid`: an element over the table (the dock with a question) the plates keep clear of. */
   render(s: State, g: Geom, avoid: HTMLElement | null = null): void {
     const game = s.game;
-    const infos = plateInfos(game, s.view, s.players);
+    // A rule game's plates once it is seated; in free play, the other seated players'.
+    const infos = game ? plateInfos(game, s.view, s.players) : freePlateInfos(s.players, s.view, s.me.seat, s.seats);
     const seen = new Set<number>();
     for (const info of infos) {
       seen.add(info.player);
@@ -111,7 +130,7 @@ export class SeatPlates {
         p = this.make();
         this.els.set(info.player, p);
       }
-      this.fill(p, info, game as Game);
+      this.fill(p, info, game);
     }
     for (const [k, p] of this.els)
       if (!seen.has(k)) {
@@ -139,7 +158,18 @@ export class SeatPlates {
     const key = JSON.stringify([asks, obstacles, g.s, g.ox, g.oy, g.tw, g.th]);
     if (key === this.placeKey) return;
     this.placeKey = key;
-    const boxes: Box[] = placePlates(placeFrames(game, s.table), asks, obstacles, { w: g.tw, h: g.th });
+    let boxes: Box[];
+    if (game) boxes = placePlates(placeFrames(game, s.table), asks, obstacles, { w: g.tw, h: g.th });
+    else {
+      // Free play: round the part of the table in view (a phone shows part of it), so that the
+      // plates stay on screen however the table is zoomed or panned.
+      const x0 = Math.max(0, -g.ox / g.s);
+      const y0 = Math.max(0, -g.oy / g.s);
+      const vis = { w: Math.min(g.tw, (g.w - g.ox) / g.s) - x0, h: Math.min(g.th, (g.hand.y - g.oy) / g.s) - y0 };
+      const n = Math.max(s.seats, ...infos.map((i) => i.seat + 1));
+      const moved = obstacles.map((b) => ({ ...b, x: b.x - x0, y: b.y - y0 }));
+      boxes = placePlates(freeFrames(n, vis), asks, moved, vis).map((b) => ({ ...b, x: b.x + x0, y: b.y + y0 }));
+    }
     infos.forEach((info, i) => {
       const b = boxes[i];
       const el = (this.els.get(info.player) as PlateEl).el;
