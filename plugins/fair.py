@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import random
 import struct
 from collections import Counter
@@ -167,7 +168,8 @@ def verify(record: Mapping[str, Any]) -> Verdict:
     if not isinstance(record, Mapping):
         return Verdict(False, ["The record is not a JSON object."])
     if record.get("version") != VERSION:
-        problems.append(f"Unknown record version {record.get('version')!r} (expected {VERSION}).")
+        shown = json.dumps(record.get("version"))
+        problems.append(f"Unknown record version {shown} (expected {VERSION}).")
     room, deal = record.get("room"), record.get("deal")
     if not isinstance(room, str) or not room:
         problems.append("The record names no room.")

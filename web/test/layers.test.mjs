@@ -22,3 +22,9 @@ test("layers: an upward import is found", () => {
   assert.match(problems[0], /^upward import: core\/low\.ts \(core\) imports table\/high\.ts \(table\)/);
   assert.equal(LAYERS[0], "core");
 });
+
+test("layers: the fair-deal verifier is pure, just above core, so any page part may use it", () => {
+  assert.equal(LAYERS[1], "fair");
+  const problems = check(join(web, "src")).filter((p) => p.includes("fair/"));
+  assert.deepEqual(problems, []);
+});

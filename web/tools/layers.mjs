@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
 /** Lowest first. */
-export const LAYERS = ["core", "table", "net", "social", "game", "edit", "home", "."];
+export const LAYERS = ["core", "fair", "table", "net", "social", "game", "edit", "home", "."];
 
 /** Files ranked on their own: the generated wire types import nothing, so every layer may use them. */
 export const PINNED = { "net/protocol.gen.ts": "core" };
