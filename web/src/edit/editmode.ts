@@ -5,10 +5,12 @@
 
 import { freeSpot, isStack } from "../table/board";
 import type { TableCommands } from "../table/commands";
+import { openButtonBuilder } from "./buttonbuilder";
 import { type DeckBuilderPorts, openDeckBuilder } from "./deckbuilder";
 import { h } from "../core/dom";
 import { downloadGameFile } from "./gamefiles";
 import { boardOf } from "./homemade";
+import { displayNames } from "./steprows";
 import { mayEdit, type State } from "../table/state";
 import type { ButtonObj, Obj, StackObj } from "../core/types";
 import type { Step } from "../net/protocol.gen";
@@ -272,6 +274,7 @@ export class EditMode {
   private pileSelect(testid: string): HTMLSelectElement | null {
     const piles = this.piles();
     if (!piles.length) {
+    const names = displayNames(this.room.s.view.values());
       toast("Add a deck first: the button deals from a pile.", "error");
       return null;
     }
@@ -335,38 +338,9 @@ export class EditMode {
     ]);
   }
 
-  /** The step editor: one step a line, as JSON (`{"do": "deal", "id": "deck", "n": 3}`). */
+  /** The button builder (buttonbuilder.ts): steps as rows of menus, targets by name. */
   async editSteps(b: ButtonObj | null): Promise<void> {
-    const label = input("button-label", b?.label ?? "Button");
-    const steps = h("textarea", { "data-testid": "button-steps", rows: 6, cols: 52, spellcheck: "false" }) as HTMLTextAreaElement;
-    steps.value = (b?.steps ?? [{ do: "shuffle", id: "deck" }]).map((st) => JSON.stringify(st)).join("\n");
-    const hint = h(
-      "p",
-      { class: "hint" },
-      'One step a line: gather {to, from, hands, loose}, shuffle {id}, deal {id, n, to: "hands" or a pile, up}, flip {id, up}, counter {id, value or delta}, chips {id, to, n or all}.',
-    );
-    if (
-      !(await confirmDialog(
-        b ? "Edit the button" : "A button with steps",
-        "All steps happen together; if one fails, nothing happens.",
-        b ? "Save" : "Add button",
-        form(field("Label", label), field("Steps", steps), hint),
-      ))
-    )
-      return;
-    let parsed: Step[];
-    try {
-      // The server checks each step against its schema and refuses the whole edit if one is wrong.
-      parsed = steps.value
-        .split("\n")
-        .filter((l) => l.trim())
-        .map((l) => JSON.parse(l) as Step);
-    } catch {
-      toast("Each step must be one JSON object on its own line.", "error");
-      return;
-    }
-    if (b) this.room.send({ op: "update", id: b.id, label: label.value.trim() || "Button", steps: parsed });
-    else this.button(label.value.trim() || "Button", parsed);
+    await openButtonBuilder({ s: this.room.s, send: (op) => this.room.send(op), spot: () => this.spot(150, 48) }, b);
   }
 
   private async background(): Promise<void> {
@@ -378,9 +352,30 @@ export class EditMode {
   /** Context-menu entries while editing: configure, resize, delete (destructive: asks first). */
   menuItems(o: Obj | undefined): MenuItem[] {
     if (!o || !this.on) return [];
-    if (isStack(o)) return [{ label: "Size and layout…", testid: "configure", action: () => void this.configureStack(o.id) }];
-    if (o.t === "counter") return [{ label: "Step…", testid: "configure", action: () => void this.configureCounter(o.id, o.step) }];
-    return [];
+    const name: MenuItem[] =
+      isStack(o) || o.t === "counter" || o.t === "die" || o.t === "chips"
+        ? [{ label: "Name…", testid: "name", action: () => void this.rename(o.id) }]
+        : [];
+    if (isStack(o)) return [...name, { label: "Size and layout…", testid: "configure", action: () => void this.configureStack(o.id) }];
+    if (o.t === "counter")
+      return [...name, { label: "Step…", testid: "configure", action: () => void this.configureCounter(o.id, o.step) }];
+    return name;
+  }
+
+  /** Name an object (only shown: the editor, pickers, the log); empty: back to "Pile 2". */
+  private async rename(id: string): Promise<void> {
+    const o = this.room.s.view.get(id);
+    if (!o) return;
+    const shown = displayNames(this.room.s.view.values()).get(id) ?? "";
+    const given = "label" in o && typeof o.label === "string" ? o.label : "";
+    const got = await prompt(`Name ${shown}`, {
+      value: given,
+      maxLength: 40,
+      ok: "Save",
+      hint: "Shown in the button builder, its lists and the log.",
+    });
+    if (got === null || got.trim() === given.trim()) return;
+    this.room.send({ op: "name", id, name: got.trim() });
   }
 
   private async configureStack(id: string): Promise<void> {
@@ -426,7 +421,7 @@ export class EditMode {
     const items: MenuItem[] = [{ label: "Press", testid: "press", action: () => this.press(b.id) }];
     if (this.on) {
       items.push(
-        { label: "Edit steps…", testid: "edit-steps", action: () => void this.editSteps(b) },
+        { label: "Edit button…", testid: "edit-steps", action: () => void this.editSteps(b) },
         { label: "Delete", testid: "delete", danger: true, action: () => void this.confirmDelete(b.id) },
       );
     }

@@ -17,7 +17,7 @@ export interface Named {
   role: Role;
 }
 
-export const MAX_STEPS = 20;
+const MAX_STEPS = 20;
 
 /** What an object is called: its name, or "<Kind> <n>" (the n-th of its kind on the table). */
 export function displayNames(objs: Iterable<Obj>): Map<string, string> {
@@ -96,7 +96,7 @@ export interface Row {
   all: boolean;
 }
 
-export type FieldName = "target" | "dest" | "n" | "face" | "from" | "hands" | "loose" | "all";
+type FieldName = "target" | "dest" | "n" | "face" | "from" | "hands" | "loose" | "all";
 
 export interface Field {
   name: FieldName;
@@ -244,7 +244,7 @@ export function moveRow<T>(rows: readonly T[], from: number, to: number): T[] {
 }
 
 /** What is wrong with a row, in words that name objects by their names; null: nothing. */
-export function problemOf(row: Row, targets: Named[]): string | null {
+function problemOf(row: Row, targets: Named[]): string | null {
   const byId = new Map(targets.map((t) => [t.id, t]));
   for (const f of fieldsOf(row.kind)) {
     if (f.name === "target" || f.name === "dest") {
@@ -284,7 +284,11 @@ export function describe(row: Row, names: ReadonlyMap<string, string>): string {
     case "flip":
       return `Turn ${name(row.target)}'s top card ${row.face === "over" ? "over" : `face ${row.face}`}`;
     case "gather": {
-      const from = [...row.from.filter((id) => id !== row.dest).map(name), ...(row.hands ? ["every hand"] : []), ...(row.loose ? ["the table"] : [])];
+      const from = [
+        ...row.from.filter((id) => id !== row.dest).map(name),
+        ...(row.hands ? ["every hand"] : []),
+        ...(row.loose ? ["the table"] : []),
+      ];
       return `Gather ${from.length ? `from ${from.join(", ")} ` : ""}into ${name(row.dest)}`;
     }
     case "set":
