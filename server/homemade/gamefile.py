@@ -134,6 +134,7 @@ class FileDie(_Obj, tag="die"):
     id: Id
     sides: Annotated[int, msgspec.Meta(ge=2, le=100)] = 6
     value: Annotated[int, msgspec.Meta(ge=1, le=100)] = 1
+    label: Text = ""
 
 
 class FileLabel(_Obj, tag="label"):
@@ -472,7 +473,7 @@ def build_table(loaded: Loaded, code: str, now: float, rng: random.Random | None
         elif isinstance(o, FileCounter):
             obj = Counter(id=o.id, value=o.value, step=o.step, label=o.label, owner=o.owner, **base)
         elif isinstance(o, FileDie):
-            obj = Die(id=o.id, sides=o.sides, value=min(o.value, o.sides), **base)
+            obj = Die(id=o.id, sides=o.sides, value=min(o.value, o.sides), label=o.label, **base)
         elif isinstance(o, FileLabel):
             obj = Label(id=o.id, text=o.text, owner=o.owner, **base)
         else:
@@ -618,7 +619,7 @@ def export_game(
                 id=o.id, value=o.value, step=o.step, label=o.label, owner=o.owner, **base
             )
         elif isinstance(o, Die):
-            fo = FileDie(id=o.id, sides=o.sides, value=o.value, **base)
+            fo = FileDie(id=o.id, sides=o.sides, value=o.value, label=o.label, **base)
         elif isinstance(o, Label):
             fo = FileLabel(id=o.id, text=o.text, owner=o.owner, **base)
         elif isinstance(o, Button):

@@ -3,10 +3,13 @@ take a name that is only shown; a bad name is refused with ``bad_name`` and chan
 
 from __future__ import annotations
 
+import json
+
 import msgspec
 import pytest
 
 from server.errors import BAD_NAME, INVALID_MOVE
+from server.homemade.gamefile import build_table, export_game, load_game
 from server.table import ops as O
 from server.table.objects import Button, Die, Stack
 from server.table.steps import DealStep
@@ -80,3 +83,19 @@ def test_naming_is_an_editor_operation():
     assert O.Name in O.EDIT_OPS
     assert "name" in O.OP_NAMES
     assert isinstance(O.parse_op({"op": "name", "id": "deck", "name": "Red"}), O.Name)
+
+
+def test_names_travel_with_the_game_file(t):
+    t.players["p0"].host = True
+    for oid, name in (("deck", "Red deck"), ("n1", "Points"), ("k1", "Pot"), ("d1", "Big die")):
+        t, _ = ok(t, 0, O.Name(id=oid, name=name))
+    saved = export_game(t, {})
+    shown = {o["id"]: o.get("label") for o in saved["objects"] if "id" in o}
+    assert [shown[i] for i in ("deck", "n1", "k1", "d1")] == ["Red deck", "Points", "Pot", "Big die"]
+    back = build_table(load_game(json.loads(json.dumps(saved))), "X", 0.0)
+    assert [back.objects[i].label for i in ("deck", "n1", "k1", "d1")] == [  # type: ignore[union-attr]
+        "Red deck",
+        "Points",
+        "Pot",
+        "Big die",
+    ]
