@@ -1,7 +1,7 @@
 """web/test/fixtures/fair_cases.json: deal records, good and tampered, with the Python verdicts,
 and known-answer vectors; web/test/fair.test.mjs checks the TypeScript verifier agrees on every
-one. The file must be what this module emits now (regenerate it with
-``.venv/bin/python -m tests.plugins.test_fair_fixture``)."""
+one. The file must hold what this module emits now (regenerate it with
+``.venv/bin/python -m tests.plugins.test_fair_fixture``, then let Biome lay it out)."""
 
 from __future__ import annotations
 
@@ -113,8 +113,10 @@ def emitted() -> str:
 
 
 def test_the_fixture_is_what_python_emits() -> None:
-    assert FIXTURE.read_text() == emitted(), (
-        "regenerate it: .venv/bin/python -m tests.plugins.test_fair_fixture"
+    """Compared as data: Biome lays the committed file out (``npm run format``)."""
+    assert json.loads(FIXTURE.read_text()) == json.loads(emitted()), (
+        "regenerate it: .venv/bin/python -m tests.plugins.test_fair_fixture && "
+        "cd web && npx biome format --write test/fixtures/fair_cases.json"
     )
 
 
