@@ -32,7 +32,9 @@ async def new_stack(page, before: set[str]) -> dict:
     await wait_js(
         page, "s.server.some(o => o.t === 'stack' && !arg.includes(o.id))", sorted(before)
     )
-    return next(o for o in (await dump(page))["server"] if o["t"] == "stack" and o["id"] not in before)
+    return next(
+        o for o in (await dump(page))["server"] if o["t"] == "stack" and o["id"] not in before
+    )
 
 
 async def ids(page) -> set[str]:
@@ -45,7 +47,9 @@ async def name_it(page, stack_id: str, name: str) -> None:
     await page.click("[data-testid=menu-name]")
     await page.fill("[data-testid=prompt-input]", name)
     await page.click("[data-testid=prompt-ok]")
-    await wait_js(page, "s.server.some(o => o.id === arg[0] && o.label === arg[1])", [stack_id, name])
+    await wait_js(
+        page, "s.server.some(o => o.id === arg[0] && o.label === arg[1])", [stack_id, name]
+    )
 
 
 def row(page, i: int):

@@ -91,7 +91,12 @@ def test_names_travel_with_the_game_file(t):
         t, _ = ok(t, 0, O.Name(id=oid, name=name))
     saved = export_game(t, {})
     shown = {o["id"]: o.get("label") for o in saved["objects"] if "id" in o}
-    assert [shown[i] for i in ("deck", "n1", "k1", "d1")] == ["Red deck", "Points", "Pot", "Big die"]
+    assert [shown[i] for i in ("deck", "n1", "k1", "d1")] == [
+        "Red deck",
+        "Points",
+        "Pot",
+        "Big die",
+    ]
     back = build_table(load_game(json.loads(json.dumps(saved))), "X", 0.0)
     assert [back.objects[i].label for i in ("deck", "n1", "k1", "d1")] == [  # type: ignore[union-attr]
         "Red deck",

@@ -16,7 +16,7 @@ FIXTURE = Path(__file__).parents[2] / "web" / "test" / "fixtures" / "steps.schem
 def test_the_fixture_is_the_servers_step_schema():
     want = json.loads(json.dumps(msgspec.json.schema(Steps)))
     assert json.loads(FIXTURE.read_text()) == want, (
-        "regenerate it: .venv/bin/python -c \"import json, msgspec; "
+        'regenerate it: .venv/bin/python -c "import json, msgspec; '
         "from server.table.steps import Steps; open('web/test/fixtures/steps.schema.json', 'w')"
         ".write(json.dumps(msgspec.json.schema(Steps), indent=1, sort_keys=True) + '\\n')\" "
         "then cd web && npx biome check --write test/fixtures/steps.schema.json"
