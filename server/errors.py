@@ -46,6 +46,11 @@ UNKNOWN_IDENTITY = "unknown_identity"
 UNKNOWN_CHALLENGE = "unknown_challenge"  # no such challenge open for you (answered, cancelled)
 CHALLENGE_EXPIRED = "challenge_expired"
 IDENTITY_REQUIRED = "identity_required"  # where someone blocks, no identity: watch only
+# Provably fair deals (server/game/fairness.py)
+WRONG_DEAL = "wrong_deal"  # a value for a deal that is not the one waiting for values
+ALREADY_SENT = "already_sent"  # this seat's page sent its value for that deal already
+HAND_NOT_OVER = "hand_not_over"  # a hand history asked for while that hand is being played
+NO_SUCH_HAND = "no_such_hand"  # no hand with that number in this room
 
 
 class CardtableError(Exception):

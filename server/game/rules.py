@@ -47,6 +47,7 @@ from server.errors import (
     UNKNOWN_OBJECT,
     CardtableError,
 )
+from server.game import fairness
 from server.game.session import Session, begin, kept, session
 from server.table import ops as O
 from server.table.apply import Actor, Change, Limits, check_ov, new_id, table_change
@@ -161,10 +162,26 @@ def seats_for(table: Table) -> list[int]:
 def maybe_start(
     table: Table, rng: random.Random, now: float, *, force: bool = False
 ) -> Change | None:
-    """Start a waiting game once every usable seat is taken (or now, if ``force``)."""
+    """Start a waiting game once every usable seat is taken (or now, if ``force``). A game
+    chosen just now first commits to the seed of its first deal (:mod:`server.game.fairness`),
+    so the seated pages can add their values before it is dealt."""
     binding = binding_for(table)
     if binding is None or started(table):
         return None
+    said = ""
+    assert table.game is not None
+    if table.game.fair_next is None and fairness.supported(binding):
+        said = fairness.commit_to(table, 1, rng)
+    begun = _maybe_start(table, binding, rng, now, force=force)
+    if not said:
+        return begun
+    first = Change(game_changed=True, log=said)
+    return first if begun is None else merge(first, begun)
+
+
+def _maybe_start(
+    table: Table, binding: Binding, rng: random.Random, now: float, *, force: bool
+) -> Change | None:
     seats = seats_for(table)
     info = binding.info
     usable = min(table.seats, info.max_players)
@@ -187,11 +204,24 @@ def maybe_start(
 def _begin(
     table: Table, binding: Binding, seats: list[int], seed: int, rng: random.Random, now: float
 ) -> Change:
-    assert table.game is not None
-    state = binding.engine.new_game(len(seats), table.game.options, seed)
-    table.game.seats = seats
-    change = _project(table, begin(table.game, binding, state), rng, now)
-    change.log = f"A game of {binding.info.title} started"
+    slot = table.game
+    assert slot is not None
+    slot.seats = seats
+    pending = slot.fair_next
+    said = ""
+    if pending is not None and fairness.supported(binding):
+        key = fairness.key_for(table, pending)
+        state = binding.engine.new_game(len(seats), slot.options, seed, deal_key=key)  # type: ignore[call-arg]
+    else:
+        state = binding.engine.new_game(len(seats), slot.options, seed)
+    sess = begin(slot, binding, state)
+    fair_deal = pending is not None and fairness.supported(binding)
+    if fair_deal and pending is not None and sess.projection().deal == pending.deal:
+        said = fairness.dealt(table, sess.dump, rng)
+    change = _project(table, sess, rng, now)
+    change.log = "; ".join(
+        line for line in (f"A game of {binding.info.title} started", said) if line
+    )
     return change
 
 
@@ -223,7 +253,10 @@ def play_again(table: Table, rng: random.Random, now: float) -> Change:
         raise CardtableError(BAD_REQUEST, "The game is not over.")
     old = table.game
     change = _clear(table)
-    table.game = GameSlot(name=old.name, options=old.options, fill=old.fill)
+    # The seed of the next game's first deal was committed to when this game ended.
+    table.game = GameSlot(
+        name=old.name, options=old.options, fill=old.fill, fair_next=old.fair_next
+    )
     begun = maybe_start(table, rng, now, force=True)
     assert begun is not None
     return merge(change, begun)
@@ -375,12 +408,41 @@ def _apply(
 ) -> Change:
     old = session(table)
     state = old.state
-    new = binding.engine.apply(state, player, action)
+    slot = table.game
+    assert slot is not None
+    fair_on = fairness.supported(binding) and (
+        slot.fair_next is not None or slot.fair_now is not None
+    )
+    pending = slot.fair_next if fair_on else None
+    # A move that deals anew deals from the committed seed and the values sent so far; the key
+    # goes with every move (a later one replaces it), as the move that deals is not known yet.
+    keyed = (
+        fairness.deal_with(binding, state, fairness.key_for(table, pending))
+        if pending is not None
+        else state
+    )
+    new = binding.engine.apply(keyed, player, action)
     if isinstance(new, Rejection):
         raise CardtableError(RULES, new.message, detail=new.code)
-    assert table.game is not None
-    change = _project(table, begin(table.game, binding, new), rng, now, old)
-    change.log = binding.engine.describe(state, player, action, names(table), after=new)
+    proj = binding.project(new) if fair_on else None
+    sess = begin(slot, binding, new, proj)
+    said: list[str] = []
+    if proj is not None and proj.deal != old.projection().deal:
+        said.append(fairness.maybe_over(table, binding, True))  # a deal replaced unfinished
+        if pending is not None and pending.deal == proj.deal:
+            said.append(fairness.dealt(table, sess.dump, rng))
+    elif fair_on:
+        fairness.note_action(slot, player, action)
+    if fair_on:
+        said.append(fairness.maybe_over(table, binding, sess.reveal() is not None))
+        if sess.outcome() is not None and (slot.fair_next is None or slot.fair_next.deal != 1):
+            said.append(fairness.commit_to(table, 1, rng))  # the first deal of the next game
+    change = _project(table, sess, rng, now, old)
+    change.log = "; ".join(
+        line
+        for line in (binding.engine.describe(state, player, action, names(table), after=new), *said)
+        if line
+    )
     table.undo.clear()
     return change
 
@@ -396,6 +458,7 @@ def set_state(table: Table, data: dict[str, Any], rng: random.Random, now: float
         raise CardtableError(BAD_REQUEST, f"Not a possible state: {exc}") from None
     assert table.game is not None
     old = kept(table)
+    fairness.position_set(table.game)
     return _project(table, begin(table.game, binding, state), rng, now, old)
 
 
@@ -534,6 +597,7 @@ def game_view(table: Table, seat: int | None) -> dict[str, Any] | None:
             "slots": [],
             "view": None,
             "legal": [],
+            "fair": fairness.view(table),
         }
     sess = session(table)
     who = names(table)
@@ -574,6 +638,7 @@ def game_view(table: Table, seat: int | None) -> dict[str, Any] | None:
         "slots": shared["slots"],
         "view": own["view"] if own is not None else sess.public(),
         "legal": own["legal"] if own is not None else [],
+        "fair": fairness.view(table),
     }
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from plugins.base import Binding, Projection, Scoreboard
+from plugins.base import Binding, Outcome, Projection, RevealLine, Scoreboard
 from plugins.registry import GAMES
 from server.table.objects import GameSlot, Table
 
@@ -42,11 +42,19 @@ class Session:
     """The decoded state of one room's game, and what is derived from it, computed lazily and
     at most once. ``dump`` is the engine's dump of ``state``."""
 
-    def __init__(self, binding: Binding, state: Any, dump: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        binding: Binding,
+        state: Any,
+        dump: dict[str, Any],
+        projection: Projection | None = None,
+    ) -> None:
         self.binding = binding
         self.state = state
         self.dump = dump
-        self._projection: Projection | None = None
+        self._projection: Projection | None = projection
+        self._outcome: tuple[Outcome | None] | None = None
+        self._reveal: tuple[list[RevealLine] | None] | None = None
         self._to_act: list[int] | None = None
         self._public: dict[str, Any] | None = None
         self._shared: tuple[tuple[str, ...], dict[str, Any]] | None = None
@@ -79,6 +87,16 @@ class Session:
         if self._public is None:
             self._public = self.binding.engine.view(self.state, None)
         return self._public
+
+    def outcome(self) -> Outcome | None:
+        if self._outcome is None:
+            self._outcome = (self.binding.engine.outcome(self.state),)
+        return self._outcome[0]
+
+    def reveal(self) -> list[RevealLine] | None:
+        if self._reveal is None:
+            self._reveal = (self.binding.engine.reveal(self.state),)
+        return self._reveal[0]
 
     def to_act(self) -> list[int]:
         if self._to_act is None:
@@ -113,8 +131,8 @@ class Session:
         if self._shared is not None and self._shared[0] == key:
             return self._shared[1]
         engine, state = self.binding.engine, self.state
-        outcome = engine.outcome(state)
-        reveal = engine.reveal(state)
+        outcome = self.outcome()
+        reveal = self.reveal()
         teams = engine.teams(state)
         out = {
             "phase": self.public().get("phase"),
@@ -147,10 +165,12 @@ def session(table: Table) -> Session:
     return made
 
 
-def begin(slot: GameSlot, binding: Binding, state: Any) -> Session:
+def begin(
+    slot: GameSlot, binding: Binding, state: Any, projection: Projection | None = None
+) -> Session:
     """A new state for the room's game (a move, a deal, a checked edit): its dump goes into the
-    slot, and its session beside it."""
-    made = Session(binding, state, binding.engine.dump(state))
+    slot, and its session beside it (with its projection, when the caller made it already)."""
+    made = Session(binding, state, binding.engine.dump(state), projection)
     pair: tuple[Session, object] | None = getattr(slot, _ATTR, None)
     if pair is not None and pair[1] is slot.state:
         made.sent = pair[0].sent

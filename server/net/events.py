@@ -178,6 +178,15 @@ class Timer(_Event):
     seconds: float
 
 
+class FairPending(_Event):
+    """The next deal's commitment, waiting for the seated pages' values (docs/protocol.md,
+    "Provably fair deals"): its number, the commitment, the table seats whose pages sent one."""
+
+    deal: int
+    commitment: str
+    sent: list[int]
+
+
 class GameView(_Event):
     """The rule game's part of a snapshot or delta, the same shape for every game: who plays
     where, whose move, your controls, the scores, the reveal (docs/protocol.md, "Game")."""
@@ -204,6 +213,7 @@ class GameView(_Event):
     slots: list[list[float]]
     view: dict[str, Any] | None
     legal: list[Action]
+    fair: FairPending | None
 
 
 class PatchLevel(_Event):

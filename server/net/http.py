@@ -28,7 +28,15 @@ from aiohttp import BodyPartReader, web
 from plugins.registry import GAMES
 from server import logs, metrics
 from server.config import Config
-from server.errors import BAD_REQUEST, METHOD_NOT_ALLOWED, ROOM_NOT_FOUND, TOO_LARGE, CardtableError
+from server.errors import (
+    BAD_REQUEST,
+    METHOD_NOT_ALLOWED,
+    NO_SUCH_HAND,
+    ROOM_NOT_FOUND,
+    TOO_LARGE,
+    CardtableError,
+)
+from server.game import fairness
 from server.homemade import library
 from server.homemade import service as homemade
 from server.homemade.gamefile import MAX_FILE_BYTES
@@ -178,6 +186,8 @@ def _status_for(err: CardtableError) -> int:
         "bad_token": 401,
         "too_large": 413,
         "limit": 413,
+        "no_such_hand": 404,
+        "hand_not_over": 409,
     }.get(err.code, 400)
 
 
@@ -425,6 +435,43 @@ async def copy_room(request: web.Request) -> web.Response:
     return _created(request, made)
 
 
+async def hand_list(request: web.Request) -> web.Response:
+    """``GET /api/rooms/{code}/hands``: the room's finished hands, oldest first (number, game,
+    deal, players, commitment and seed); a hand being played is not listed."""
+    rooms = request.app[ROOMS_KEY]
+    try:
+        records = await _lookup(request, _code(request), rooms.hand_records)
+    except CardtableError as err:
+        return _error(err, _status_for(err))
+    hands = []
+    for n, raw in enumerate(records, 1):
+        rec = json.loads(raw)
+        hands.append(
+            {k: rec.get(k) for k in ("game", "deal", "players", "commitment", "seed")} | {"n": n}
+        )
+    return web.json_response({"hands": hands}, headers={"Cache-Control": "no-store"})
+
+
+async def hand_record(request: web.Request) -> web.Response:
+    """``GET /api/rooms/{code}/hands/{n}[?download=1]``: finished hand ``n``'s record (JSON,
+    docs/fairness.md); ``hand_not_over`` (409) for the hand being played."""
+    rooms = request.app[ROOMS_KEY]
+    text = request.match_info["n"]
+    try:
+        if not text.isdigit() or len(text) > 6:
+            raise CardtableError(NO_SUCH_HAND, "A hand is a number from 1.")
+        n = int(text)
+        body = await _lookup(request, _code(request), lambda code: rooms.hand_record(code, n))
+    except CardtableError as err:
+        return _error(err, _status_for(err))
+    headers = {"Cache-Control": "no-store"}
+    record = fairness.served(body)
+    if request.query.get("download") in ("1", "true", "yes"):
+        name = f"{request.match_info['code'][:12]}-hand-{n}.json"
+        headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return web.json_response(record, headers=headers)
+
+
 async def upload_image(request: web.Request) -> web.Response:
     """``POST /api/rooms/{code}/images``: raw body or a multipart file field (editors)."""
     rooms, config = request.app[ROOMS_KEY], request.app[CONFIG_KEY]
@@ -546,6 +593,8 @@ def add_routes(app: web.Application, config: Config) -> None:
     app.router.add_post("/api/decks/parse", parse_deck)
     app.router.add_get("/api/rooms/{code}/game-file", game_file)
     app.router.add_post("/api/rooms/{code}/copy", copy_room)
+    app.router.add_get("/api/rooms/{code}/hands", hand_list)
+    app.router.add_get("/api/rooms/{code}/hands/{n}", hand_record)
     app.router.add_post("/api/rooms/{code}/images", upload_image)
     app.router.add_get("/api/rooms/{code}/images/{hash}", get_image)
     app.router.add_get("/healthz", healthz)

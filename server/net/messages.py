@@ -60,6 +60,15 @@ class Game(_Event):
     opid: OpId | None = None
 
 
+class Fair(_Event):
+    """A seated page's random value for the deal waiting for values (docs/protocol.md,
+    "Provably fair deals"): 16 bytes as 32 lowercase hex characters."""
+
+    deal: Annotated[int, msgspec.Meta(ge=1)]
+    value: Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{32}$")]
+    opid: OpId | None = None
+
+
 class Host(_Event):
     action: HostAction
     who: Literal["host", "all"] | None = None  # "edit": who may edit the table
@@ -170,6 +179,7 @@ SCHEMAS: dict[str, type[msgspec.Struct]] = {
     "rename": Rename,
     "sync": Sync,
     "game": Game,
+    "fair": Fair,
     "host": Host,
     "drag": Drag,
     "op": OpRef,

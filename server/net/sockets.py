@@ -31,6 +31,7 @@ from server.net.events import Joined as JoinedEvent
 from server.net.limits import TokenBucket, check_payload, count_misses, miss_limiter
 from server.net.messages import (
     Drag,
+    Fair,
     Game,
     Host,
     Join,
@@ -85,6 +86,7 @@ class SocketHandlers:
             ("sync", self.on_sync),
             ("host", self.on_host),
             ("game", self.on_game),
+            ("fair", self.on_fair),
         ):
             sio.on(name, self.guard(name, fn))
         sio.on("drag", self.on_drag)
@@ -410,6 +412,13 @@ class SocketHandlers:
         msg = parse(Game, data, "game")
         code, pid = self.joined(s)
         commit = await self.rooms.game_command(code, pid, msg.action, msg.opid)
+        await self._answer(sid, s, msg.ref, commit.version)
+
+    async def on_fair(self, sid: str, s: Session, data: dict[str, Any]) -> None:
+        assert self.rooms is not None
+        msg = parse(Fair, data, "fair")
+        code, pid = self.joined(s)
+        commit = await self.rooms.fair_value(code, pid, msg.deal, msg.value, msg.opid)
         await self._answer(sid, s, msg.ref, commit.version)
 
     async def on_host(self, sid: str, s: Session, data: dict[str, Any]) -> None:

@@ -339,6 +339,18 @@ def openapi() -> dict[str, Any]:
             code,
             {"name": "positions", "in": "query", "required": False, "schema": {"type": "string"}},
         ),
+        "/api/rooms/{code}/hands": get(
+            "The room's finished hands (number, game, deal, players, commitment, seed).",
+            _reply({"type": "object"}, "{hands: [...]}, oldest first."),
+            code,
+        ),
+        "/api/rooms/{code}/hands/{n}": get(
+            "A finished hand's record (docs/fairness.md); 409 hand_not_over while it is played.",
+            _reply({"type": "object"}, "The record, with steps for the replay."),
+            code,
+            {"name": "n", "in": "path", "required": True, "schema": {"type": "string"}},
+            {"name": "download", "in": "query", "required": False, "schema": {"type": "string"}},
+        ),
         "/api/rooms/{code}/copy": {
             "post": {
                 "summary": "A new room copying this one: the layout, or everything "

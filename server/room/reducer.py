@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.errors import FORBIDDEN, CardtableError
+from server.game import fairness
 from server.game import rules as games
 from server.game import session as game_session
 from server.room.host import host_action, may_edit, seat_computer
@@ -95,6 +96,15 @@ class Host:
 
 
 @dataclass(frozen=True)
+class FairValue:
+    """A seated person's page adds its random value to the deal waiting for values."""
+
+    player_id: str
+    deal: int
+    value: str
+
+
+@dataclass(frozen=True)
 class GameCommand:
     player_id: str
     action: Any
@@ -140,6 +150,7 @@ Intent = (
     | Presence
     | Host
     | GameCommand
+    | FairValue
     | SetUpGame
     | Edit
     | GameState
@@ -167,6 +178,10 @@ def _change(table: Table, intent: Intent, env: Env) -> Change | None:
     if isinstance(intent, GameCommand):
         return games.game_action(
             table, _actor(table, intent.player_id), intent.action, env.rng, env.now
+        )
+    if isinstance(intent, FairValue):
+        return fairness.contribute(
+            table, _actor(table, intent.player_id), intent.deal, intent.value
         )
     if isinstance(intent, Join):
         return add_player(

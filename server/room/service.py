@@ -28,11 +28,14 @@ from server.errors import (
     BAD_REQUEST,
     BAD_TOKEN,
     CONFLICT,
+    HAND_NOT_OVER,
+    NO_SUCH_HAND,
     REMOVED,
     ROOM_NOT_FOUND,
     UNCONFIRMED,
     CardtableError,
 )
+from server.game import fairness
 from server.game import rules as games
 from server.game import session as game_session
 from server.game.patch import diff
@@ -44,6 +47,7 @@ from server.room.reducer import (
     ComeBack,
     Edit,
     Env,
+    FairValue,
     GameCommand,
     GameState,
     Host,
@@ -339,6 +343,7 @@ class RoomService:
                         cached.session = cached.session or game_session.kept(table)
                     return None
                 deltas = build_deltas(table, change, by)
+                hands = fairness.take_records(table)  # finished hands, written with the commit
                 blob = encode_table(table)
                 entry: dict[str, Any] = {
                     "v": table.version,
@@ -356,6 +361,7 @@ class RoomService:
                         blob,
                         _pack(entry),
                         None if once is None else (by, once),
+                        hands,
                     )
                 except Repeated as rep:
                     self._cache.pop(code, None)
@@ -426,6 +432,36 @@ class RoomService:
     ) -> Commit:
         """A rule plugin's command with no drag (knock, bid, next hand...)."""
         return await self._mutate(code, GameCommand(player_id, action), player_id, once=once)
+
+    async def fair_value(
+        self, code: str, player_id: str, deal: int, value: str, once: str | None = None
+    ) -> Commit:
+        """A seated person's page adds its random value to the deal waiting for values."""
+        return await self._mutate(code, FairValue(player_id, deal, value), player_id, once=once)
+
+    async def hand_records(self, code: str) -> list[bytes]:
+        """The records (JSON) of the room's finished hands, oldest first."""
+        with unreachable_is_unavailable():
+            if not await self.store.exists(code):
+                raise CardtableError(ROOM_NOT_FOUND, f"There is no room {codes.pretty(code)}.")
+            return await self.store.hand_records(code)
+
+    async def hand_record(self, code: str, n: int) -> bytes:
+        """The record (JSON) of the room's ``n``-th finished hand (from 1): ``hand_not_over``
+        for the hand being played, ``no_such_hand`` past it."""
+        records = await self.hand_records(code)
+        if 1 <= n <= len(records):
+            return records[n - 1]
+        if n == len(records) + 1:
+            table = await self.load_table(code)
+            if table.game is not None and table.game.fair_now is not None:
+                raise CardtableError(
+                    HAND_NOT_OVER,
+                    f"Hand {n} is still being played: its record is kept once it is over.",
+                )
+        raise CardtableError(
+            NO_SUCH_HAND, f"This room has {len(records)} finished hand(s); there is no hand {n}."
+        )
 
     async def auto_step(self, code: str) -> tuple[Commit | None, float | None]:
         """The server's own move in this room, if one is due (a game's timed action, a
@@ -634,6 +670,8 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
         }
         if change.log:
             delta["log"] = change.log
+            if change.log_replaces:  # a burst of counter clicks: one line, the latest
+                delta["log_replaces"] = True
         if players is not None:
             delta["players"] = players
             delta["former"] = former_view(table)

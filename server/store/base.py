@@ -296,7 +296,12 @@ class Store(Protocol):
         blob: bytes,
         entry: bytes | None,
         once: tuple[str, str] | None = None,
+        hands: Sequence[bytes] = (),
     ) -> None: ...
+
+    async def hand_records(self, code: str) -> list[bytes]:
+        """The room's finished hands' records (JSON), oldest first (``ct:{CODE}:hands``)."""
+        ...
 
     async def refuse(self, code: str, player: str, opid: str, version: int) -> Seen | None: ...
 

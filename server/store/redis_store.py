@@ -10,6 +10,9 @@ Operations a client names with an id (``opid``) are remembered per room and play
 ``ct:{CODE}:ids:PLAYER`` (a sorted set: id -> its outcome, the newest ``id_cap`` kept), checked
 and written by the same commit script, so an operation sent again after an unknown outcome is
 never applied twice (see :meth:`RedisStore.commit` and :meth:`RedisStore.refuse`).
+
+The records of a rule room's finished hands (JSON, oldest first) are appended to
+``ct:{CODE}:hands`` by the commit that finishes them, and live as long as the room.
 """
 
 from __future__ import annotations
@@ -41,13 +44,14 @@ redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 
-# KEYS: room, log, images, the player's remembered operation ids. ARGV: expected version, new
-# version, blob, log entry ('' for none), cap, ttl, the room's feed channel, the operation's id
-# ('' for none), how many ids to remember. Publishing inside the script puts entries on the
-# channel in commit order. An id seen before returns {its outcome} before the version check
-# (it may have landed at any earlier version) and writes nothing; a new one is remembered with
-# the commit, atomically. Outcomes are scores: 2 * version committed, or 2 * version + 1 for an
-# operation refused when the table was at that version (see ``_REFUSE``).
+# KEYS: room, log, images, the player's remembered operation ids, hand records. ARGV: expected
+# version, new version, blob, log entry ('' for none), cap, ttl, the room's feed channel, the
+# operation's id ('' for none), how many ids to remember, then the hand records to append.
+# Publishing inside the script puts entries on the channel in commit order. An id seen before
+# returns {its outcome} before the version check (it may have landed at any earlier version)
+# and writes nothing; a new one is remembered with the commit, atomically. Outcomes are scores:
+# 2 * version committed, or 2 * version + 1 for an operation refused when the table was at that
+# version (see ``_REFUSE``).
 _COMMIT = """
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return -1 end
@@ -65,6 +69,10 @@ end
 redis.call('EXPIRE', KEYS[1], ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[6])
 redis.call('EXPIRE', KEYS[3], ARGV[6])
+for i = 10, #ARGV do
+  redis.call('RPUSH', KEYS[5], ARGV[i])
+end
+redis.call('EXPIRE', KEYS[5], ARGV[6])
 if ARGV[8] ~= '' then
   redis.call('ZADD', KEYS[4], 2 * tonumber(ARGV[2]), ARGV[8])
   redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -tonumber(ARGV[9]) - 1)
@@ -124,6 +132,11 @@ def image_key(code: str) -> str:
 def ids_key(code: str, player: str) -> str:
     """The operation ids one player sent in a room, with their outcomes (a sorted set)."""
     return f"ct:{{{code}}}:ids:{player}"
+
+
+def hands_key(code: str) -> str:
+    """The room's finished hands' records, oldest first."""
+    return f"ct:{{{code}}}:hands"
 
 
 def feed_channel(code: str) -> str:
@@ -272,8 +285,10 @@ class RedisStore:
         blob: bytes,
         entry: bytes | None,
         once: tuple[str, str] | None = None,
+        hands: Sequence[bytes] = (),
     ) -> None:
-        """Write ``blob`` as version ``new`` if the store still holds ``expected``.
+        """Write ``blob`` as version ``new`` if the store still holds ``expected`` (and append
+        ``hands``, the records of the hands this commit finished, to the room's).
 
         ``once`` (player, operation id): if that id already has an outcome, write nothing and
         raise :class:`Repeated` with it; otherwise remember the id with this commit. A timeout
@@ -283,7 +298,13 @@ class RedisStore:
         player, opid = once or ("", "")
         res = await self._write(
             self._commit,
-            [room_key(code), log_key(code), image_key(code), ids_key(code, player)],
+            [
+                room_key(code),
+                log_key(code),
+                image_key(code),
+                ids_key(code, player),
+                hands_key(code),
+            ],
             [
                 expected,
                 new,
@@ -294,6 +315,7 @@ class RedisStore:
                 feed_channel(code),
                 opid,
                 self.id_cap,
+                *hands,
             ],
         )
         if isinstance(res, list):
@@ -472,6 +494,11 @@ return 1
                 )
             )
         )
+
+    async def hand_records(self, code: str) -> list[bytes]:
+        """The room's finished hands' records (JSON), oldest first."""
+        got = await self._call(self.redis.lrange(hands_key(code), 0, -1))
+        return [bytes(b) for b in got]
 
     async def get_image(self, code: str, digest: str) -> bytes | None:
         got = await self._call(self.redis.hget(image_key(code), digest))

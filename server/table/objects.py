@@ -178,6 +178,17 @@ class UndoEntry(msgspec.Struct, kw_only=True):
     older: list[UndoEntry] = msgspec.field(default_factory=list)
 
 
+class FairDeal(msgspec.Struct, kw_only=True):
+    """One deal's provably fair secret and its public side (:mod:`server.game.fairness`): the
+    server's seed (hex; never sent to a client before its hand is over), its commitment, and
+    the values seated pages sent for it, by table seat."""
+
+    deal: int
+    seed: str
+    commitment: str
+    values: dict[int, str] = msgspec.field(default_factory=dict)
+
+
 class GameSlot(msgspec.Struct, kw_only=True, dict=True):
     """The rule game a room plays (:mod:`server.game.rules`), as stored with the room.
 
@@ -199,6 +210,13 @@ class GameSlot(msgspec.Struct, kw_only=True, dict=True):
     markers: list[str] = msgspec.field(default_factory=list)
     deadline: float | None = None
     delay: float | None = None
+    # Provably fair deals (server.game.fairness): the next deal's seed, committed and taking
+    # values; the deal being played (its seed still secret), with the engine state it began
+    # from and the actions since, for its hand record. Stored with the room, never sent.
+    fair_next: FairDeal | None = None
+    fair_now: FairDeal | None = None
+    fair_start: dict[str, Any] | None = None
+    fair_actions: list[dict[str, Any]] = msgspec.field(default_factory=list)
 
 
 class Table(msgspec.Struct, kw_only=True):

@@ -486,6 +486,14 @@ export interface GameMsg {
   ref?: number | string;
 }
 
+/** A seated page's random value for the deal waiting for values (docs/protocol.md, "Provably fair deals"): 16 bytes as 32 lowercase hex characters. */
+export interface FairMsg {
+  deal: number;
+  value: string;
+  opid?: string;
+  ref?: number | string;
+}
+
 export interface HostMsg {
   action: "again" | "bot" | "edit" | "game" | "lock" | "public" | "remove" | "start" | "unlock";
   who?: "all" | "host";
@@ -585,6 +593,7 @@ export interface ClientEvents {
   rename: RenameMsg;
   sync: SyncMsg;
   game: GameMsg;
+  fair: FairMsg;
   host: HostMsg;
   drag: DragMsg;
   op: OpRefMsg;
@@ -811,6 +820,7 @@ export interface GameView {
   view: Record<string, unknown> | null;
   legal: GameAction[];
 }
+  fair: FairPending | null;
 
 /** What changed in the game view since the one this seat held at version `v - 1`: apply `del` then `set`, and the same inside `view`. */
 export interface GamePatch {
@@ -905,6 +915,13 @@ export interface Outcome {
 }
 
 /** Keys to replace (or add) and keys to remove, at one level of the game view. */
+/** The next deal's commitment, waiting for the seated pages' values (docs/protocol.md, "Provably fair deals"): its number, the commitment, the table seats whose pages sent one. */
+export interface FairPending {
+  deal: number;
+  commitment: string;
+  sent: number[];
+}
+
 export interface PatchLevel {
   set?: Record<string, unknown>;
   del?: string[];
