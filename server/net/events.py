@@ -259,6 +259,7 @@ class Delta(_Event):
     drop: list[str] = msgspec.field(name="del")
     by: str
     log: str | UnsetType = UNSET
+    log_replaces: bool | UnsetType = UNSET  # ``log`` replaces the last line (a burst of clicks)
     players: list[Player] | UnsetType = UNSET
     former: list[Former] | UnsetType = UNSET
     locked: bool | UnsetType = UNSET

@@ -60,12 +60,15 @@ UNDOABLE = (
 UNDO_DEPTH = 20  # undoable operations kept per player
 
 LOG_LINES = 50  # public log lines kept in the room, sent with every snapshot
+LOG_BURST = 5.0  # seconds: a burst's next line within this of its last replaces it
 
 
 def stamp(table: Table, change: Change, now: float = 0.0) -> Change:
     """Commit ``change`` to ``table``: the one place a room's version goes up. Every changed
     object is stamped with the new version, and the log line joins the room's log, written at
-    ``now`` (epoch seconds; 0: unknown)."""
+    ``now`` (epoch seconds; 0: unknown). A line of the same burst as the log's last line (one
+    player's clicks on one counter) within ``LOG_BURST`` seconds of it replaces that line
+    instead (``change.log_replaces``), so a burst of clicks reads as one line."""
     version = table.version + 1
     for oid in change.dirty:
         obj = table.objects.get(oid)
@@ -75,8 +78,14 @@ def stamp(table: Table, change: Change, now: float = 0.0) -> Change:
     if change.log:
         # Tables stored before log_at existed have lines of unknown time (0).
         at = table.log_times()
-        table.log = [*table.log[-(LOG_LINES - 1) :], change.log]
-        table.log_at = [*at, now][-len(table.log) :]
+        if change.burst and table.log and table.log_burst == change.burst and at[-1] and now:
+            change.log_replaces = 0 <= now - at[-1] <= LOG_BURST
+        if change.log_replaces:
+            table.log[-1], table.log_at = change.log, [*at[:-1], now]
+        else:
+            table.log = [*table.log[-(LOG_LINES - 1) :], change.log]
+            table.log_at = [*at, now][-len(table.log) :]
+        table.log_burst = change.burst
     return change
 
 

@@ -43,6 +43,10 @@ class Change:
     log: str = ""
     players_changed: bool = False
     game_changed: bool = False
+    # A burst key (a counter's clicks: player and counter): a line whose key is the room log's
+    # last line's, within LOG_BURST seconds of it, replaces that line (``log_replaces``).
+    burst: str = ""
+    log_replaces: bool = False
 
 
 def new_id(prefix: str = "o", rng: random.Random | None = None) -> str:

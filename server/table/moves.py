@@ -510,6 +510,7 @@ def set_counter(ctx: Ctx, actor: Actor, op: O.CounterSet, limits: Limits) -> str
     if abs(value) > 1_000_000:
         raise CardtableError(INVALID_MOVE, "Counters stay within ±1,000,000.")
     c.value = value
+    ctx.change.burst = f"counter {actor.player_id} {c.id}"  # a burst of clicks: one line
     return f"{actor.name} set {c.label or 'a counter'} to {value}"
 
 

@@ -238,6 +238,7 @@ class Table(msgspec.Struct, kw_only=True):
     removed: list[str] = msgspec.field(default_factory=list)  # token hashes of removed players
     log: list[str] = msgspec.field(default_factory=list)  # the last public log lines
     log_at: list[float] = msgspec.field(default_factory=list)  # when each log line was written
+    log_burst: str = ""  # the burst key of the last log line (server.table.change.Change.burst)
     public: bool = False  # the host listed the room in the lobby
     former: list[Former] = msgspec.field(default_factory=list)  # people who left, newest last
     creator: str = ""  # the player id of the room's first person: host whenever present

@@ -66,6 +66,8 @@ export class Panel {
   private lockedEl: HTMLElement;
   private key = "";
   private logCount = 0;
+  /** The last log line drawn: a new object in its place is a replaced line (a burst of clicks). */
+  private lastLine: State["log"][number] | undefined;
 
   constructor(private actions: PanelActions) {
     this.seatsEl = h("ul", { class: "seats", "data-testid": "seats" });
@@ -193,11 +195,14 @@ export class Panel {
       this.logEl.replaceChildren();
       this.logCount = 0;
     }
-    for (const line of s.log.slice(this.logCount)) {
+    const replaced = this.logCount > 0 && s.log.length === this.logCount && s.log[this.logCount - 1] !== this.lastLine;
+    if (replaced) this.logEl.lastElementChild?.remove();
+    for (const line of s.log.slice(replaced ? this.logCount - 1 : this.logCount)) {
       const t = new Date(line.at);
       const hhmm = line.at ? `${String(t.getHours()).padStart(2, "0")}:${String(t.getMinutes()).padStart(2, "0")}` : "";
       this.logEl.appendChild(h("li", { "data-testid": "log-line" }, h("time", {}, hhmm), " ", line.text));
     }
+    this.lastLine = s.log[s.log.length - 1];
     if (s.log.length !== this.logCount) {
       this.logCount = s.log.length;
       while (this.logEl.children.length > 200) this.logEl.firstElementChild?.remove();

@@ -261,7 +261,9 @@ export class Conn {
       if (next.public !== undefined) s.public = next.public;
       if (next.game !== undefined) s.game = next.game;
       else if (next.game_patch && s.game) s.game = applyGamePatch(s.game, next.game_patch);
-      if (next.log) s.log.push({ text: next.log, at: Date.now() });
+      if (next.log && next.log_replaces && s.log.length) {
+        s.log[s.log.length - 1] = { text: next.log, at: Date.now() }; // a burst of clicks: one line
+      } else if (next.log) s.log.push({ text: next.log, at: Date.now() });
       s.v = next.v;
       applied.push(next);
       next = this.held.get(s.v + 1);

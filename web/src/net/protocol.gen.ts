@@ -644,6 +644,7 @@ export interface Delta {
   del: string[];
   by: string;
   log?: string;
+  log_replaces?: boolean;
   players?: Player[];
   former?: Former[];
   locked?: boolean;
