@@ -10,7 +10,7 @@ not the presser's reach (a reset may gather every hand).
 
 from __future__ import annotations
 
-from server.errors import INVALID_MOVE, CardtableError
+from server.errors import INVALID_MOVE, UNKNOWN_OBJECT, CardtableError
 from server.table import moves as M
 from server.table import ops as O
 from server.table import steps as S
@@ -130,8 +130,13 @@ def press(ctx: M.Ctx, actor: Actor, op: O.Press, limits: Limits) -> str:
         try:
             _STEPS[type(step)](ctx, actor, step, limits)  # type: ignore[operator]
         except CardtableError as err:
+            # A step names objects by id; a player never sees one (a deleted pile, say).
+            why = (
+                "something it uses is no longer on the table; edit the button to pick it again."
+                if err.code == UNKNOWN_OBJECT
+                else err.message
+            )
             raise CardtableError(
-                err.code,
-                f"Step {i} ({S.step_name(step)}) of {M.name_of(button)} failed: {err.message}",
+                err.code, f"Step {i} ({S.step_name(step)}) of {M.name_of(button)} failed: {why}"
             ) from None
     return f"{actor.name} pressed {M.name_of(button)}"

@@ -104,3 +104,10 @@ def test_names_travel_with_the_game_file(t):
         "Pot",
         "Big die",
     ]
+
+
+def test_a_press_whose_pile_is_gone_says_so_without_an_id(t):
+    t.objects["b1"] = Button(id="b1", label="Deal", steps=[DealStep(id="s9x7q", n=2)])
+    err = refused(t, 0, O.Press(id="b1"), "unknown_object")
+    assert "s9x7q" not in err.message
+    assert err.message.startswith("Step 1 (deal) of the button 'Deal' failed: something it uses")
