@@ -1,9 +1,10 @@
 """Pennies holds together in the browser (issue 20 item 4): Ana and three computers, a round
 played by the bots until 6+ melds are down (a self-play position put in the room), drawn on a
-1440 x 900 desktop and a 390 x 844 phone. On the page: every zone (melds, "New meld", the stock,
-the discard pile) with its name over it, the pennies and spent chips, the contract label and the
-other players' hands lie inside the table and none overlaps another. Screenshots:
-test-artifacts/pennies-layout-desktop.png and pennies-layout-phone.png.
+1440 x 900 desktop and a 390 x 844 phone (2, 3 and 4 players on both; Rummy with 4 and 6+ melds
+on the phone too, where the side seats shrink to plates and the melds take the full width). On the page: every zone (melds, "New meld", the stock,
+the discard pile) with its name over it, the pennies and spent chips, the contract label, the seat plates and
+the other players' hands lie inside the table and none overlaps another. Screenshots:
+test-artifacts/pennies-layout-<players>-<desktop|phone>.png and rummy-layout-4-phone.png.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import plugins.rummy as rummy
 from plugins.pennies import ENGINE, choose_action
 from plugins.pennies.rules import PLAY, PenniesState
 from plugins.simulate import drive
@@ -41,6 +43,10 @@ BOXES_JS = """() => {
       range.selectNodeContents(label);
       add(el.dataset.id + ':name', range.getBoundingClientRect());
     }
+  }
+  for (const el of document.querySelectorAll('.seat-plate')) {
+    const b = el.getBoundingClientRect();
+    if (b.width && b.height) add('plate ' + el.dataset.player, b);
   }
   for (const el of document.querySelectorAll('.other-hand .fan-cards')) {
     let u = null;
@@ -94,12 +100,31 @@ def problems(found: dict[str, Any]) -> list[str]:
     return out
 
 
-async def start(pages: Any, players: int, **context: Any) -> tuple[Any, str]:
-    """Ana's Pennies room with ``players - 1`` computers, the game started, on a wide screen
-    (the players panel beside the table)."""
+def rummy_melds(players: int = 4, seed: int = 1, at_least: int = 6) -> Any:
+    """A Rummy hand of ``players`` played by the bots until ``at_least`` melds are down, stopped
+    when it is Ana's (player 0's) turn to draw."""
+
+    def enough(s: Any) -> bool:
+        return s.phase == "draw" and s.turn == 0 and len(s.melds) >= at_least
+
+    for tries in range(20):
+        state = rummy.ENGINE.new_game(players, {}, seed + tries)
+        bots = [rummy.choose_action] * players
+        rng = [random.Random(seed + tries)] * players
+        played = drive(rummy.ENGINE, state, bots, rng, stop=enough)
+        if enough(played.state):
+            return played.state
+    raise AssertionError("the bots never got there: try another seed")
+
+
+async def start(
+    pages: Any, players: int, game: str = "pennies", **context: Any
+) -> tuple[Any, str]:
+    """Ana's room of ``game`` with ``players - 1`` computers, the game started, on a wide
+    screen (the players panel beside the table)."""
     a = await pages.open("/?name=Ana", viewport=(1440, 900), **context)
-    await a.locator("[data-testid=game-select] option[value=pennies]").wait_for(state="attached")
-    await a.select_option("[data-testid=game-select]", "pennies")
+    await a.locator(f"[data-testid=game-select] option[value={game}]").wait_for(state="attached")
+    await a.select_option("[data-testid=game-select]", game)
     await a.click("[data-testid=create-room]")
     code = await enter_room(a)
     for seat in range(1, players):
@@ -152,7 +177,28 @@ async def test_pennies_with_many_melds_holds_together_on_a_desktop(pages, server
     assert not problems(found), problems(found)
 
 
-@pytest.mark.parametrize("players", [2])
+@pytest.mark.parametrize("players", [2, 3, 4])
 async def test_pennies_with_many_melds_holds_together_on_a_phone(pages, server, players):
     _, found = await drawn(pages, server, players, "phone")
+    assert not problems(found), problems(found)
+
+
+async def test_rummy_with_four_players_and_many_melds_holds_together_on_a_phone(pages, server):
+    position = rummy_melds()
+    viewport, context = SIZES["phone"]
+    a, code = await start(pages, 4, "rummy", **context)
+    await a.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+    await server.app[ROOMS_KEY].set_game_state(code, rummy.ENGINE.dump(position))
+    laid = len(position.melds)
+    await wait_js(
+        a,
+        "s.objects.filter(o => o.t === 'stack' && /^meld[0-9]/.test(o.id)).length === arg",
+        laid,
+    )
+    await settled(a)
+    found = await a.evaluate(BOXES_JS)
+    await shot(a, "rummy-layout-4-phone")
+    melds = [b for b in found["boxes"] if b["name"].startswith("meld") and ":" not in b["name"]]
+    assert len(melds) == laid >= 6, melds
+    assert len([b for b in found["boxes"] if b["name"].startswith("plate")]) == 4
     assert not problems(found), problems(found)

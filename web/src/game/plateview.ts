@@ -159,7 +159,7 @@ export class SeatPlates {
     if (key === this.placeKey) return;
     this.placeKey = key;
     let boxes: Box[];
-    if (game) boxes = placePlates(placeFrames(game, s.table), asks, obstacles, { w: g.tw, h: g.th });
+    if (game) boxes = placePlates(placeFrames(game, s.table, s.view), asks, obstacles, { w: g.tw, h: g.th });
     else {
       // Free play: round the part of the table in view (a phone shows part of it), so that the
       // plates stay on screen however the table is zoomed or panned.

@@ -4,6 +4,7 @@
 // frame (forward: towards the table centre; side: forward turned a quarter clockwise), and is
 // put at the same offset from the viewer-relative place r = (p - me) mod n.
 
+import { type Item, packBand, shelve, stackDown } from "./bands";
 import { isHand, isStack, stackBox, WIDGET_SIZE, type Objects } from "./board";
 import { TABLE_H, TABLE_W, type Game, type Obj } from "../core/types";
 
@@ -132,13 +133,16 @@ export interface HandPlace {
 export function handPlaces(objs: Objects, game: Game | null, table: TableSize | null = null): HandPlace[] {
   const st = seating(game);
   if (!st || !game) return [];
-  const places = table ? st.frames.map((f) => portraitFrame(f, table)) : st.frames;
+  const bands = table ? banded.get(objs) : undefined;
+  const places = bands ? bands.places : table ? st.frames.map((f) => portraitFrame(f, table)) : st.frames;
   const out: HandPlace[] = [];
   for (const pl of game.players) {
     if (st.me !== null && pl.player === st.me) continue;
     const hand = objs.get(`hand${pl.seat}`);
     if (!isHand(hand)) continue;
-    const f = places[relative(pl.player, st.me, st.n)];
+    const r = relative(pl.player, st.me, st.n);
+    if (bands?.plateOnly.has(r)) continue; // a side seat on a phone: its plate says how many
+    const f = places[r];
     const rot = Math.round((Math.atan2(f.fx, -f.fy) * 180) / Math.PI);
     out.push({
       player: pl.player,
@@ -276,7 +280,7 @@ function crossings(list: readonly { x: number; y: number; w: number; h: number }
 function portraitView(objs: Objects, st: Seating, t: TableSize): Objects {
   const places = st.frames.map((f) => portraitFrame(f, t));
   // Each object's box on the portrait table before fitting, by group (a place, or "middle").
-  type Placed = { id: string; x: number; y: number; w: number; h: number; above: number };
+  type Placed = Item & { above: number };
   const groups = new Map<number, Placed[]>();
   const MIDDLE = -1;
   for (const o of objs.values()) {
@@ -297,9 +301,10 @@ function portraitView(objs: Objects, st: Seating, t: TableSize): Objects {
       at = moveBox(st.frames[p], places[g], box);
     }
     const list = groups.get(g) ?? [];
-    list.push({ id: o.id, x: at.x, y: at.y, w: box.w, h: box.h, above });
+    list.push({ id: o.id, x: at.x, y: at.y, w: box.w, h: box.h, above, flow: isStack(o) && o.layout === "row" });
     groups.set(g, list);
   }
+  if (inBands(objs, places)) return bandView(objs, places, groups, t);
   // A group into its part: the boxes that stick out pushed in (when that lays none on another),
   // else the whole group squeezed towards its place.
   const fit = (list: Placed[], x: [number, number], y: [number, number], f?: Frame): Placed[] => {
@@ -357,4 +362,115 @@ function portraitView(objs: Objects, st: Seating, t: TableSize): Objects {
   const out: Objects = new Map(objs);
   for (const list of fitted.values()) for (const b of list) out.set(b.id, { ...(objs.get(b.id) as Obj), x: b.x, y: b.y + b.above });
   return out;
+}
+
+// --- a phone held upright, with players at the sides -------------------------------------------
+//
+// Players at the sides of a portrait table have only half its width, and so do the things in the
+// middle between them: with melds on the table (Pennies, Rummy with 3-4 players) that is too
+// little. Then the table is cut into bands across its whole width instead, top to bottom: the
+// top player's, the right player's, the middle, the left player's and the bottom player's. A side
+// player shrinks to its plate at its edge of its band (no fanned hand: the plate counts the
+// cards), its melds beside it; the top and bottom players keep their rows, each with room for
+// its hand and plate at its place; the middle's rows take the full width. The bands are packed
+// by bands.ts and stacked down the table.
+
+/** The room kept for a plate (table units: a phone's plates are drawn large). */
+export const PLATE_W = 300;
+export const PLATE_H = 165;
+/** The room kept for another player's fanned hand (13 backs, see plates.ts fanBox). */
+const FAN_ROOM = 220;
+
+/** What the band layout of a view put where: the places (a side's at its plate) and the
+ *  places whose hand is not drawn. Kept per view, for handPlaces and the plates. */
+interface Bands {
+  places: Frame[];
+  plateOnly: Set<number>;
+}
+const banded = new WeakMap<Objects, Bands>();
+
+/** The places of a view drawn on table `t` (the band layout's when it used one). */
+export function viewPlaces(objs: Objects, st: Seating, t: TableSize): Frame[] {
+  return banded.get(objs)?.places ?? st.frames.map((f) => portraitFrame(f, t));
+}
+
+const isSide = (f: Frame) => Math.abs(f.fx) > Math.abs(f.fy);
+
+/** Bands when some place is at a side and melds (fanned row zones) lie on the table. */
+function inBands(objs: Objects, places: readonly Frame[]): boolean {
+  if (!places.some(isSide)) return false;
+  for (const o of objs.values()) if (isStack(o) && o.layout === "row" && o.cards.length) return true;
+  return false;
+}
+
+function bandView(objs: Objects, places: Frame[], groups: Map<number, (Item & { above: number })[]>, t: TableSize): Objects {
+  const MIDDLE = -1;
+  const lo = EDGE;
+  const hi = t.w - EDGE;
+  type Block = { g: number; h: number; spots: { id: string; x: number; y: number }[]; seat?: { x: number; y: number } };
+  const blocks: Block[] = [];
+  const seat = "\u0000seat";
+  const at = (g: number) => places[g];
+  const order = [...places.keys()].sort((a, b) => rank(at(a)) - rank(at(b)));
+  for (const g of [MIDDLE, ...order]) {
+    const items = groups.get(g) ?? [];
+    if (g === MIDDLE) {
+      if (items.length) blocks.push({ g, ...packBand(items, lo, hi) });
+      continue;
+    }
+    const f = at(g);
+    if (isSide(f)) {
+      // The plate at the band's edge, the rest beside it in reading order.
+      const left = f.fx > 0;
+      const sorted = [...items].sort((a, b) => a.y - b.y || a.x - b.x);
+      const packed = shelve(sorted, left ? lo + PLATE_W + 2 * EDGE : lo, left ? hi : hi - PLATE_W - 2 * EDGE);
+      blocks.push({
+        g,
+        h: Math.max(PLATE_H, packed.h),
+        spots: packed.spots,
+        seat: { x: left ? lo + PLATE_W / 2 : hi - PLATE_W / 2, y: PLATE_H / 2 },
+      });
+      continue;
+    }
+    // Top or bottom: room for the hand and the plate at the place, in its row.
+    const top = f.fy > 0;
+    const w = top ? FAN_ROOM + EDGE + PLATE_W : PLATE_W;
+    const mark: Item = { id: seat, x: f.x - (top ? FAN_ROOM / 2 : w / 2), y: top ? EDGE : t.h - EDGE - PLATE_H, w, h: PLATE_H };
+    const packed = packBand([...items, mark], lo, hi);
+    const m = packed.spots.find((s) => s.id === seat) as { x: number; y: number };
+    blocks.push({
+      g,
+      h: packed.h,
+      spots: packed.spots.filter((s) => s.id !== seat),
+      seat: { x: m.x + (top ? FAN_ROOM / 2 : w / 2), y: m.y + (top ? f.y - EDGE : PLATE_H / 2) },
+    });
+  }
+  // Top to bottom: top player, right, middle, left, bottom.
+  const down = (b: Block) => (b.g === MIDDLE ? 2 : [0, 1, 3, 4][rank(at(b.g))]);
+  blocks.sort((a, b) => down(a) - down(b));
+  const tops = stackDown(
+    blocks.map((b) => b.h),
+    EDGE,
+    t.h - EDGE,
+  );
+  const out: Objects = new Map(objs);
+  const newPlaces = places.map((f) => ({ ...f }));
+  const plateOnly = new Set<number>();
+  const above = new Map<string, number>();
+  for (const list of groups.values()) for (const b of list) above.set(b.id, b.above);
+  blocks.forEach((b, i) => {
+    for (const s of b.spots) out.set(s.id, { ...(objs.get(s.id) as Obj), x: s.x, y: tops[i] + s.y + (above.get(s.id) ?? 0) });
+    if (b.seat && b.g !== MIDDLE) {
+      newPlaces[b.g] = { ...places[b.g], x: b.seat.x, y: tops[i] + b.seat.y };
+      if (isSide(places[b.g])) plateOnly.add(b.g);
+    }
+  });
+  banded.set(out, { places: newPlaces, plateOnly });
+  return out;
+}
+
+/** A place's order down the table among top (0), right (1), left (2) and bottom (3). */
+function rank(f: Frame): number {
+  if (!isSide(f)) return f.fy > 0 ? 0 : 3;
+  return f.fx < 0 ? 1 : 2;
 }
