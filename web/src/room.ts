@@ -205,6 +205,7 @@ export class Room implements DragHost {
       this.edit.toggle,
       this.edit.addBtn,
       this.edit.fileBtn,
+      this.edit.copyBtn,
       add,
       undo,
       help,

@@ -145,6 +145,7 @@ export async function openDeckBuilder(room: DeckBuilderPorts, at: { x: number; y
           { class: "deck-tile", "data-testid": "deck-tile", "data-text": c.text, "data-image": c.image ?? "", "data-count": c.count ?? 1 },
           h("img", { src: faceUrl(faceOf(c)), alt: c.text || "Picture card", draggable: "false" }),
           (c.count ?? 1) > 1 ? h("span", { class: "deck-tile-count" }, `×${c.count}`) : null,
+          c.image ? h("span", { class: "deck-tile-name", "data-testid": "deck-picture" }, c.text) : null,
         ),
       ),
       ...(back ? [h("li", { class: "deck-tile deck-tile-back" }, h("img", { src: backUrl(back), alt: "The back" }))] : []),

@@ -8,7 +8,7 @@ import type { TableCommands } from "../table/commands";
 import { openButtonBuilder } from "./buttonbuilder";
 import { type DeckBuilderPorts, openDeckBuilder } from "./deckbuilder";
 import { h } from "../core/dom";
-import { downloadGameFile } from "./gamefiles";
+import { copyItems, downloadGameFile } from "./gamefiles";
 import { boardOf } from "./homemade";
 import { displayNames } from "./steprows";
 import { mayEdit, type State } from "../table/state";
@@ -55,6 +55,7 @@ export class EditMode {
   readonly toggle: HTMLButtonElement;
   readonly addBtn: HTMLButtonElement;
   readonly fileBtn: HTMLButtonElement;
+  readonly copyBtn: HTMLButtonElement;
 
   constructor(private room: EditPorts) {
     this.toggle = h(
@@ -82,6 +83,16 @@ export class EditMode {
       "Save ⤓",
     ) as HTMLButtonElement;
     this.fileBtn.addEventListener("click", () => void downloadGameFile(this.room.s.code));
+    this.copyBtn = h(
+      "button",
+      { type: "button", "data-testid": "copy-table", title: "Make a copy of this table" },
+      "Copy table",
+    ) as HTMLButtonElement;
+    this.copyBtn.addEventListener("click", (e) => {
+      e.stopPropagation();
+      const r = this.copyBtn.getBoundingClientRect();
+      showMenu("Make a copy of this table", copyItems(this.room.s.code, this.room.s.me.seat), r.left, r.bottom + 4);
+    });
   }
 
   /** Is this page editing the layout now? */
@@ -101,6 +112,7 @@ export class EditMode {
     this.toggle.setAttribute("aria-pressed", String(this.on));
     this.addBtn.hidden = !this.on;
     this.fileBtn.hidden = !editor;
+    this.copyBtn.hidden = !editor;
     this.room.root.classList.toggle("editing", this.on);
   }
 

@@ -1,8 +1,8 @@
 // Saving and loading homemade games: download a room's game file, make a new room from an
-// uploaded one, and the built-in library on the home page (`GET /api/library`).
+// uploaded one or a copy of this one, and the built-in library on the home page (`GET /api/library`).
 
 import { h, setText } from "../core/dom";
-import { confirmDialog, toast } from "../core/ui";
+import { confirmDialog, type MenuItem, toast } from "../core/ui";
 import { load, tokenKey } from "../core/util";
 
 interface LibraryGame {
@@ -46,6 +46,31 @@ export async function downloadGameFile(code: string): Promise<void> {
   a.click();
   a.remove();
   window.setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+/** "Make a copy of this table": a new room with this one's layout, or (`positions`) everything
+ *  as it lies (`POST /api/rooms/{code}/copy`); the copier goes there, to the seat they had here
+ *  (`?seat=N`: a seat whose hand holds cards is only taken on purpose). */
+export async function copyTable(code: string, positions: boolean, seat: number | null): Promise<void> {
+  const resp = await fetch(`/api/rooms/${code}/copy`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Player-Token": load(tokenKey(code)) ?? "" },
+    body: JSON.stringify({ positions }),
+  });
+  const got = (await resp.json().catch(() => ({}))) as { path?: string; message?: string };
+  if (!resp.ok || !got.path) {
+    toast(got.message || "Could not copy the table.", "error");
+    return;
+  }
+  location.assign(seat === null ? got.path : `${got.path}?seat=${seat}`);
+}
+
+/** The copy menu's two choices. */
+export function copyItems(code: string, seat: number | null): MenuItem[] {
+  return [
+    { label: "The layout (every card back in its deck)", testid: "copy-layout", action: () => void copyTable(code, false, seat) },
+    { label: "Everything, as it lies now", testid: "copy-everything", action: () => void copyTable(code, true, seat) },
+  ];
 }
 
 /** Make a room (from a game file or the library) and go there; throws the server's message. */
