@@ -10,6 +10,7 @@ import json
 
 from tests.browser.conftest import (
     BROWSER_TESTS,
+    axe_violations,
     create_and_join,
     dump,
     enter_room,
@@ -183,7 +184,7 @@ async def test_a_two_deck_button_built_with_clicks_deals_from_each(pages):
 
 
 async def test_the_builder_on_a_phone_and_try_it(pages):
-    page = await pages.open("/?name=Pia", viewport=(390, 844), **PHONE)
+    page = await pages.open("/?name=Pia", viewport=(390, 844), bypass_csp=True, **PHONE)
     await page.select_option("[data-testid=template]", "blank")
     await page.click("[data-testid=create-room]")
     await enter_room(page)
@@ -191,6 +192,10 @@ async def test_the_builder_on_a_phone_and_try_it(pages):
     before = await ids(page)
     await build(page, "deck")
     deck = await new_stack(page, before)
+    before = await ids(page)
+    await build(page, "deck")
+    second = await new_stack(page, before)
+    await settled(page)
 
     await build(page, "button")
     await page.fill("[data-testid=bb-name]", "Deal one")
@@ -204,6 +209,24 @@ async def test_the_builder_on_a_phone_and_try_it(pages):
     await page.locator("[data-testid=bb-error]", has_text="Step 2").wait_for()
     assert not any(o["t"] == "button" for o in (await dump(page))["server"])
     await row(page, 1).locator("[data-testid=bb-n]").fill("1")
+    # Picking on the table with a finger: the tap picks the deck and does nothing else.
+    assert await row(page, 1).locator("[data-testid=bb-target]").input_value() == deck["id"]
+    await row(page, 1).locator("[data-testid=bb-pick-target]").tap()
+    await page.locator("[data-testid=bb-picking]").wait_for()
+    await page.tap(f"[data-testid=stack-count][data-stack='{second['id']}']")
+    await page.locator("[data-testid=bb-dialog]").wait_for()
+    assert await row(page, 1).locator("[data-testid=bb-target]").input_value() == second["id"]
+    assert await page.locator("[data-testid=context-menu]").count() == 0
+    # Nothing in the dialog is unlabelled or unreadable (axe-core, serious and critical).
+    in_dialog = [
+        (v["id"], sel)
+        for v in await axe_violations(page)
+        for sel, _ in v["nodes"]
+        if await page.evaluate(
+            "(sel) => !!document.querySelector(sel)?.closest('[data-testid=bb-dialog]')", sel
+        )
+    ]
+    assert not in_dialog, in_dialog
     # The dialog fits the phone's width; its buttons are big enough for a finger.
     box = await page.locator(".bb-box").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
@@ -221,7 +244,7 @@ async def test_the_builder_on_a_phone_and_try_it(pages):
             "Deal one",
             [
                 {"do": "shuffle", "id": deck["id"]},
-                {"do": "deal", "id": deck["id"], "n": 1, "to": "hands", "up": False},
+                {"do": "deal", "id": second["id"], "n": 1, "to": "hands", "up": False},
             ],
         )
     ]

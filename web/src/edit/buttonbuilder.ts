@@ -232,11 +232,17 @@ export function openButtonBuilder(room: BuilderPorts, b: ButtonObj | null): Prom
       if (f.name === "target" || f.name === "dest") {
         const key = f.name;
         const role = f.role ?? "pile";
-        const sel = h("select", { "data-testid": `bb-${key}` }, options(role, all, row[key]));
+        const sel = h("select", { "data-testid": `bb-${key}`, "aria-label": `Step ${i + 1}: ${f.label}` }, options(role, all, row[key]));
         sel.addEventListener("change", () => set(i, { [key]: sel.value }));
         const pick = h(
           "button",
-          { type: "button", class: "bb-pick", "data-testid": `bb-pick-${key}`, title: `Click a ${roleWord(role)} on the table` },
+          {
+            type: "button",
+            class: "bb-pick",
+            "data-testid": `bb-pick-${key}`,
+            title: `Click a ${roleWord(role)} on the table`,
+            "aria-label": `Pick on table (step ${i + 1}, ${f.label})`,
+          },
           "Pick on table",
         );
         pick.addEventListener("click", () => pickOnTable(i, key, role));
