@@ -1,6 +1,7 @@
 """The deck designer in the browser: a CSV with a header read and mapped with a preview (nothing on
 the table until "Add the deck"), a sprite sheet cut into a grid, the table colour showing, and a
-two-deck game built with clicks, saved and loaded, every card back in its own deck. Screenshots of
+two-deck game with a deal button built with clicks, saved and loaded, every card back in its
+own deck. Screenshots of
 the designer on a desktop and a phone."""
 
 from __future__ import annotations
@@ -187,19 +188,19 @@ async def deck_by_clicks(page, name: str, lines: str) -> dict:
 
 
 async def test_two_named_decks_saved_and_loaded_keep_apart(pages):
+    """Two named decks and a deal button, made with clicks only (the deck designer, the button
+    builder: no JSON typed); saved, loaded into a new room, the button pressed there: every
+    card comes from its own deck. The decks look alike (a shared "Red" card, the same back),
+    so only where a card was made tells them apart."""
     page, _ = await blank_room(pages)
     await shot(page, "deck-designer-empty")
-    # Look-alike cards (same texts, same back): only where a card was made tells them apart.
     animals = await deck_by_clicks(page, "Animals", "Red, , 3\nCat\nDog")
     birds = await deck_by_clicks(page, "Birds", "Red, , 3\nOwl\nHen")
     assert (animals["label"], birds["label"]) == ("Animals", "Birds")
-    # Deal 2 to each seated player (Ana) from each deck, with the pile's menu.
-    for deck in (animals, birds):
-        await page.locator(f"[data-parent='{deck['id']}']").last.click(button="right")
-        await page.click("[data-testid=menu-deal]")
-        await page.fill("[data-testid=prompt-input]", "2")
-        await page.click("[data-testid=prompt-ok]")
-    await wait_js(page, "s.objects.some(o => o.t === 'hand' && o.seat === s.me.seat && o.n === 4)")
+    await deal_button_by_clicks(page)
+    # Pressed: 2 from each deck in Ana's hand, so the save has cards in a hand.
+    await page.locator("[data-testid=auto-button]", has_text="Deal 2 from each").click()
+    await wait_js(page, f"{HAND_HAS} === 4", None)
     async with page.expect_download() as got:
         await page.click("[data-testid=game-file]")
         await page.click("[data-testid=confirm] [data-testid=confirm-ok]")
@@ -216,29 +217,50 @@ async def test_two_named_decks_saved_and_loaded_keep_apart(pages):
     piles = {p["label"]: p for p in await stacks(home)}
     assert set(piles) == {"Animals", "Birds"}
     assert sorted(len(p["cards"]) for p in piles.values()) == [5, 5]
-    # In the new room, Cy deals each whole deck to himself: his hand shows where each card was.
-    got: dict[str, list[str]] = {}
+    # Cy presses the button (Animals' 2 cards come first in his hand, then Birds'), then deals
+    # out what is left of each deck from its menu: each deck's cards, all of them, its own.
+    await home.locator("[data-testid=auto-button]", has_text="Deal 2 from each").click()
+    await wait_js(home, f"{HAND_HAS} === 4", None)
+    pressed = await hand_texts(home)
+    got: dict[str, list[str]] = {"Animals": pressed[:2], "Birds": pressed[2:]}
     for label in ("Animals", "Birds"):
         before = await hand_texts(home)
         await home.locator(f"[data-parent='{piles[label]['id']}']").last.click(button="right")
         await home.click("[data-testid=menu-deal]")
-        await home.fill("[data-testid=prompt-input]", "5")
+        await home.fill("[data-testid=prompt-input]", "3")
         await home.click("[data-testid=prompt-ok]")
-        await wait_js(
-            home,
-            "s.objects.some(o => o.t === 'hand' && o.seat === s.me.seat && o.n === arg &&"
-            " o.cards.length === arg && o.cards.every(id => s.objects.some(c => c.id === id"
-            " && c.face)))",
-            len(before) + 5,
-        )
-        after = await hand_texts(home)
-        for t in before:
-            after.remove(t)
-        got[label] = sorted(after)
+        await wait_js(home, f"{HAND_HAS} === arg", len(before) + 3)
+        got[label] = sorted(got[label] + (await hand_texts(home))[len(before) :])
     assert got == {
         "Animals": ["Cat", "Dog", "Red", "Red", "Red"],
         "Birds": ["Hen", "Owl", "Red", "Red", "Red"],
     }
+    assert not await stacks(home) or all(not p["cards"] for p in await stacks(home))
+
+
+# The number of cards in my hand whose faces the page knows (-1 until they all are).
+HAND_HAS = (
+    "((h) => h && h.cards.length === h.n && h.cards.every(id => s.objects.some(c => c.id === id"
+    " && c.face)) ? h.n : -1)(s.objects.find(o => o.t === 'hand' && o.seat === s.me.seat))"
+)
+
+
+async def deal_button_by_clicks(page) -> None:
+    """Build ▾ → Button: two deal steps picked by deck name, 2 cards each, saved."""
+    await page.click("[data-testid=edit-add]")
+    await page.click("[data-testid=menu-build-button]")
+    await page.locator("[data-testid=bb-dialog]").wait_for()
+    await page.fill("[data-testid=bb-name]", "Deal 2 from each")
+    for i, label in enumerate(("Animals", "Birds")):
+        await page.click("[data-testid=bb-add]")
+        await page.click("[data-testid=bb-kind-deal]")
+        step = page.locator(f"[data-testid=bb-step][data-index='{i}']")
+        await step.locator("[data-testid=bb-target]").select_option(label=label)
+        await step.locator("[data-testid=bb-n]").fill("2")
+    assert await page.locator("[data-testid=bb-dialog] textarea").count() == 0
+    await page.click("[data-testid=bb-save]")
+    await page.locator("[data-testid=bb-dialog]").wait_for(state="detached")
+    await page.locator("[data-testid=auto-button]", has_text="Deal 2 from each").wait_for()
 
 
 async def hand_texts(page) -> list[str]:
