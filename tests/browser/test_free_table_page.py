@@ -7,6 +7,7 @@ have name plates by their seats; a shuffle and a deal animate (not with reduced 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from plugins.cards import card_name
@@ -253,3 +254,117 @@ async def test_the_other_players_have_name_plates_by_their_seats(pages):
         )
         await settled(a)
         await shot(a, f"free-plates-away-{where}")
+
+
+RECORD = """(() => {
+  window.__motions = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, opts) {
+    const a = animate.call(this, frames, opts);
+    const stage = document.querySelector('.stage');
+    const st = stage ? stage.getBoundingClientRect() : {left: 0, top: 0};
+    const plates = {};
+    for (const p of document.querySelectorAll('[data-testid=seat-plate]')) {
+      const r = p.getBoundingClientRect();
+      plates[p.dataset.seat] = [r.left + r.width / 2 - st.left, r.top + r.height / 2 - st.top];
+    }
+    window.__motions.push({id: opts && opts.id, el: this.dataset.id || this.dataset.testid || '',
+      parent: this.dataset.parent || null, first: String(frames[0].transform || ''),
+      last: String(frames[frames.length - 1].transform || ''),
+      w: parseFloat(this.style.width), h: parseFloat(this.style.height), plates});
+    return a;
+  };
+})();"""
+
+TRANSLATE = re.compile(r"translate\(([-\d.e]+)px, ([-\d.e]+)px\)")
+
+
+def centre(m: dict, which: str) -> tuple[float, float]:
+    """The centre of the element at an animation's first (or last) keyframe: the translates add
+    up (a riffle's offset comes before the card's own place); it turns about its centre."""
+    got = TRANSLATE.findall(m[which])
+    assert got, m
+    return sum(float(x) for x, _ in got) + m["w"] / 2, sum(float(y) for _, y in got) + m["h"] / 2
+
+
+async def three_at_a_table(pages: Any, **context: Any) -> tuple[Any, Any, Any]:
+    a = await pages.open("/?name=Ana")
+    await a.click("[data-testid=create-room]")
+    code = await enter_room(a)
+    b = await pages.open(f"/r/{code}?name=Ben")
+    await enter_room(b)
+    c = await pages.open(None, **context)
+    await c.add_init_script(RECORD)
+    await c.goto(f"{pages.server.url}/r/{code}?name=Cy")
+    await enter_room(c)
+    await wait_js(a, "s.players.length === 3")
+    await settled(c)
+    return a, b, c
+
+
+async def motions(page: Any) -> list[dict]:
+    return list(await page.evaluate("window.__motions"))
+
+
+async def test_a_shuffle_riffles_and_a_deal_flies_to_each_seat(pages):
+    a, _b, c = await three_at_a_table(pages)
+    await c.locator("[data-testid=seat-plate]").nth(1).wait_for()
+    # Ana shuffles the deck: Cy's page riffles its top cards back into place.
+    await a.evaluate(SEND, {"op": "shuffle", "id": "deck"})
+    await c.wait_for_function("() => window.__motions.some(m => m.id === 'shuffle')")
+    deck = await obj(c, "deck")
+    riffled = [m for m in await motions(c) if m["id"] == "shuffle"]
+    assert len(riffled) >= 10, riffled
+    assert {m["parent"] for m in riffled} == {"deck"}
+    assert {m["el"] for m in riffled} <= set(deck["cards"]), "the new cards, after the shuffle"
+    # The two halves start either side of the pile and end in it.
+    sides = {centre(m, "first")[0] < centre(m, "last")[0] for m in riffled}
+    assert sides == {True, False}, riffled
+    await c.evaluate(
+        "() => document.getAnimations().forEach((a) => { a.pause(); a.currentTime = 200; })"
+    )
+    await shot(c, "free-shuffle-riffle")
+    await c.evaluate("() => document.getAnimations().forEach((a) => a.play())")
+    await settled(c)
+
+    # Ana deals 3 to each: backs fly from the deck to Ana's and Ben's plates on Cy's page.
+    await a.evaluate(SEND, {"op": "deal", "id": "deck", "n": 3})
+    await wait_js(c, "s.server.find(o => o.id === 'hand2').n === 3")
+    await c.wait_for_function("() => window.__motions.filter(m => m.id === 'deal').length >= 6")
+    dealt = [m for m in await motions(c) if m["id"] == "deal"]
+    assert len(dealt) == 6, dealt
+    box = await c.locator("[data-id=deck]").bounding_box()
+    stage = await c.locator(".stage").bounding_box()
+    dx, dy = box["x"] - stage["x"] + box["width"] / 2, box["y"] - stage["y"] + box["height"] / 2
+    plates = dealt[0]["plates"]
+    assert set(plates) == {"0", "1"}, plates
+    ends = []
+    for m in dealt:
+        fx, fy = centre(m, "first")
+        assert abs(fx - dx) < 3 and abs(fy - dy) < 3, (m, "from the deck")
+        lx, ly = centre(m, "last")
+        seat = min(plates, key=lambda s: (plates[s][0] - lx) ** 2 + (plates[s][1] - ly) ** 2)
+        assert abs(plates[seat][0] - lx) < 3 and abs(plates[seat][1] - ly) < 3, (m, plates)
+        ends.append(seat)
+    assert ends == ["0", "1"] * 3, "round the table, one card at a time"
+    await c.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=card-dealt]')]"
+        ".some(el => el.getAnimations().length)"
+    )
+    await c.evaluate(
+        "() => document.getAnimations().forEach((a) => { a.pause(); a.currentTime = 300; })"
+    )
+    await shot(c, "free-deal-flight")
+    await c.evaluate("() => document.getAnimations().forEach((a) => a.play())")
+    await settled(c)
+    assert await c.locator("[data-testid=card-dealt]").count() == 0, "gone once landed"
+
+
+async def test_free_play_with_reduced_motion_moves_nothing(pages):
+    a, _b, c = await three_at_a_table(pages, reduced_motion="reduce")
+    await a.evaluate(SEND, {"op": "shuffle", "id": "deck"})
+    await a.evaluate(SEND, {"op": "deal", "id": "deck", "n": 3})
+    await wait_js(c, "s.server.find(o => o.id === 'hand2').n === 3")
+    await settled(c)
+    assert [m for m in await motions(c) if m["id"] in ("shuffle", "deal")] == []
+    assert await c.locator("[data-testid=card-dealt]").count() == 0

@@ -168,3 +168,59 @@ test("two plays drawn at once: each pile's card from its owner's hand", () => {
     ["p2", { hand: 2 }],
   ]);
 });
+
+test("free play: a shuffle is a pile whose every card was replaced by as many; nothing else moves", () => {
+  const prev = new Map([
+    ["deck", stack("deck", ["a", "b", "c"])],
+    ["a", card("a", "deck")],
+    ["b", card("b", "deck")],
+    ["c", card("c", "deck")],
+    ["hand0", hand(0, 0, [])],
+  ]);
+  const next = new Map([
+    ["deck", stack("deck", ["x", "y", "z"])],
+    ["x", card("x", "deck")],
+    ["y", card("y", "deck")],
+    ["z", card("z", "deck")],
+    ["hand0", hand(0, 0, [])],
+  ]);
+  const p = plan(prev, next, 0, true);
+  assert.deepEqual(p.shuffled, ["deck"]);
+  assert.deepEqual(p.dealt, []);
+  assert.equal(p.arrive.size + p.leave.size, 0);
+  // One card drawn from it: not a shuffle, and in free play no glide (the player dragged it).
+  const drawn = new Map([
+    ["deck", stack("deck", ["a", "b"])],
+    ["a", card("a", "deck")],
+    ["b", card("b", "deck")],
+    ["c", card("c", "hand0", "H7")],
+    ["hand0", hand(0, 1, ["c"])],
+  ]);
+  const q = plan(prev, drawn, 0, true);
+  assert.deepEqual([q.shuffled, q.dealt, q.arrive.size, q.leave.size], [[], [], 0, 0]);
+});
+
+test("free play: a deal is hands growing by as many cards as one pile lost (two or more)", () => {
+  const prev = new Map([
+    ["deck", stack("deck", ["a", "b", "c", "d", "e"])],
+    ...["a", "b", "c", "d", "e"].map((id) => [id, card(id, "deck")]),
+    ["hand0", hand(0, 0, [])],
+    ["hand1", hand(1, 0)],
+    ["hand2", hand(2, 0)],
+  ]);
+  const next = new Map([
+    ["deck", stack("deck", ["a"])],
+    ["a", card("a", "deck")],
+    ["e", card("e", "hand0", "S1")],
+    ["c", card("c", "hand0", "S2")],
+    ["hand0", hand(0, 2, ["e", "c"])],
+    ["hand1", hand(1, 2)],
+    ["hand2", hand(2, 0)],
+  ]);
+  const p = plan(prev, next, 0, true);
+  assert.deepEqual(p.dealt, [0, 1]);
+  assert.equal(p.deck, "deck");
+  assert.deepEqual(p.shuffled, []);
+  // The same in a rule game: fewer than DEAL cards to a hand is no deal there.
+  assert.deepEqual(plan(prev, next, 0).dealt, []);
+});

@@ -13,6 +13,11 @@
 //   middle of the table);
 // - a few cards gone while a pile grew by as many (a trick gathered to its winner's pile) or a
 //   hand grew: they slide there and fade.
+//
+// In free play (`free`) only two things move by themselves: a shuffle (a pile whose every card
+// was replaced by as many new ones: the page riffles it) and a deal (hands grew by as many cards
+// as one pile lost, two or more in all: they fly from that pile to each hand). A card a player
+// dragged is already where they dropped it.
 
 import { cardIds, isCard, isHand, isStack, type Objects } from "./board";
 
@@ -26,6 +31,10 @@ export interface Plan {
   leave: Map<string, Place>;
   /** Seats whose hand was dealt (grew by at least DEAL cards): their cards fly from the deck. */
   dealt: number[];
+  /** Free play: the pile a deal came from (the deck; else the `stock` pile or the middle). */
+  deck?: string;
+  /** Piles shuffled: every card replaced by a new one, as many as before (two or more). */
+  shuffled?: string[];
 }
 
 /** A hand growing by this many cards at once is a deal. */
@@ -34,6 +43,41 @@ const DEAL = 5;
 const LEAVE_MAX = 8;
 
 const EMPTY: Plan = { arrive: new Map(), leave: new Map(), dealt: [] };
+
+/** Piles whose cards were all replaced by as many new ones (a shuffle gives every card a new id). */
+function shuffledPiles(prev: Objects, next: Objects): string[] {
+  const out: string[] = [];
+  for (const o of next.values()) {
+    const was = prev.get(o.id);
+    if (!isStack(o) || !isStack(was) || o.cards.length < 2 || o.cards.length !== was.cards.length) continue;
+    const before = new Set(was.cards);
+    if (!o.cards.some((c) => before.has(c))) out.push(o.id);
+  }
+  return out;
+}
+
+/** Free play: a shuffle, and a deal (hands grew by as many cards as one pile lost, two or more in
+ *  all): the deal's cards in your hand fly from that pile. Nothing else moves by itself. */
+function freePlan(prev: Objects, next: Objects, mySeat: number | null, fresh: string[]): Plan {
+  const shuffled = shuffledPiles(prev, next);
+  const handsBefore = handSizes(prev);
+  const grown: number[] = [];
+  let total = 0;
+  for (const [seat, n] of handSizes(next)) {
+    const by = n - (handsBefore.get(seat) ?? 0);
+    if (by > 0) {
+      grown.push(seat);
+      total += by;
+    }
+  }
+  const pile = most(pileSizes(prev), pileSizes(next), -1);
+  const arrive = new Map<string, Place>();
+  if (total < 2 || !pile || pile.by < total) return { arrive, leave: new Map(), dealt: [], shuffled };
+  const myHand = mySeat === null ? undefined : next.get(`hand${mySeat}`);
+  const mine = new Set(isHand(myHand) ? cardIds(myHand) : []);
+  for (const id of fresh) if (mine.has(id)) arrive.set(id, { deck: true });
+  return { arrive, leave: new Map(), dealt: grown.sort((a, b) => a - b), deck: pile.key, shuffled };
+}
 
 function handSizes(objs: Objects): Map<number, number> {
   const out = new Map<number, number>();
@@ -63,11 +107,12 @@ function most<K>(before: Map<K, number>, after: Map<K, number>, sign: 1 | -1): {
   return tie ? null : best;
 }
 
-/** What moved between two views, as seen by `mySeat` (null: a spectator). */
-export function plan(prev: Objects, next: Objects, mySeat: number | null): Plan {
+/** What moved between two views, as seen by `mySeat` (null: a spectator); `free`: free play. */
+export function plan(prev: Objects, next: Objects, mySeat: number | null, free = false): Plan {
   if (prev === next || prev.size === 0) return EMPTY;
   const fresh: string[] = [];
   for (const [id, o] of next) if (isCard(o) && !prev.has(id)) fresh.push(id);
+  if (free) return freePlan(prev, next, mySeat, fresh);
   const gone: string[] = [];
   for (const [id, o] of prev) if (isCard(o) && !next.has(id)) gone.push(id);
   if (!fresh.length && !gone.length) return EMPTY;
@@ -157,4 +202,13 @@ export function startTransform(from: Box, to: Box, rot = 0): string {
 /** The delay before the i-th of n dealt cards sets off (ms): the whole deal in about 0.6 s. */
 export function dealDelay(i: number, n: number): number {
   return n <= 1 ? 0 : Math.round((Math.min(i, n - 1) * 600) / n);
+}
+
+/** Where the i-th of n cards of a riffled pile starts (px, degrees): the pile cut in two halves
+ *  that lie either side of it (`w`: a card's width on screen), slightly turned, and fall back in
+ *  turn. */
+export function riffleStart(i: number, n: number, w: number): { dx: number; dy: number; rot: number; delay: number } {
+  const left = i % 2 === 0;
+  const k = n <= 1 ? 0 : i / (n - 1);
+  return { dx: (left ? -1 : 1) * w * 0.55, dy: -w * 0.08 * (1 - k), rot: left ? -8 : 8, delay: Math.round(k * 260) };
 }

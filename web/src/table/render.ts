@@ -9,7 +9,7 @@ import { cardIds, cardInStack, containerOf, handCount, isCard, isHand, isStack, 
 import { h, setText, toggleClass } from "../core/dom";
 import { computeGeom, FIT, type Geom, handOverflow, handSlots, type ViewPort } from "./geom";
 import { handPlaces, type TableSize } from "./seating";
-import { type Box, dealDelay, type Place, type Plan, plan, startTransform } from "./motion";
+import { type Box, dealDelay, type Place, type Plan, plan, riffleStart, startTransform } from "./motion";
 import type { Objects } from "./board";
 import type { State } from "./state";
 import {
@@ -59,6 +59,8 @@ export class Renderer {
   private highlighted: HTMLElement | null = null;
   /** The view drawn last, to see what moved since (motion.ts), and the elements made since. */
   private lastView: Objects | null = null;
+  /** Whether the view drawn last was a rule game's (a game starting or ending jumps). */
+  private lastGame = false;
   private fresh: string[] = [];
   /** Where each other player's fan of backs lies (stage px, its centre), by seat. */
   private fanAt = new Map<number, { x: number; y: number }>();
@@ -265,7 +267,8 @@ export class Renderer {
     }
     if (moves) this.animate(s, moves, left);
     // A copy: the server's objects are replaced, never changed, but its map is updated in place.
-    this.lastView = s.game ? new Map(s.view) : null;
+    this.lastView = new Map(s.view);
+    this.lastGame = s.game !== null;
     for (const [id, rec] of this.badges) {
       if (!seenBadges.has(id)) {
         rec.el.remove();
@@ -292,13 +295,15 @@ export class Renderer {
     }
   }
 
-  /** What moved since the last drawing, in a game, when the page may animate: not after a
-   *  snapshot or a resize (the page jumps), nor with `prefers-reduced-motion: reduce`. */
+  /** What moved since the last drawing, when the page may animate: not after a snapshot or a
+   *  resize (the page jumps), nor as a game starts or ends, nor with `prefers-reduced-motion:
+   *  reduce`. In free play only shuffles and deals (motion.ts). */
   private moves(s: State): Plan | null {
     const last = this.lastView;
-    if (!last || last === s.view || !s.game || s.game.waiting || this.stage.classList.contains("instant") || reducedMotion()) return null;
-    const p = plan(last, s.view, s.me.seat);
-    return p.arrive.size || p.leave.size || p.dealt.length ? p : null;
+    if (!last || last === s.view || this.lastGame !== (s.game !== null) || s.game?.waiting) return null;
+    if (this.stage.classList.contains("instant") || reducedMotion()) return null;
+    const p = plan(last, s.view, s.me.seat, !s.game);
+    return p.arrive.size || p.leave.size || p.dealt.length || p.shuffled?.length ? p : null;
   }
 
   /**
@@ -330,7 +335,7 @@ export class Renderer {
           hh = FAN_H * g.s;
         }
       } else if ("stack" in p) c = centreOf(this.el(p.stack));
-      else c = centreOf(this.el("stock")) ?? { x: g.ox + (g.tw * g.s) / 2, y: g.oy + (g.th * g.s) / 2 };
+      else c = centreOf(this.el(m.deck ?? "stock")) ?? { x: g.ox + (g.tw * g.s) / 2, y: g.oy + (g.th * g.s) / 2 };
       return c ? { x: c.x - w / 2, y: c.y - hh / 2, w, h: hh } : null;
     };
     const joined = new Set<string>();
@@ -339,6 +344,8 @@ export class Renderer {
       const p = m.arrive.get(id);
       return p !== undefined && "deck" in p;
     });
+    // A pile's count waits for the cards gliding to it (it would say 1 before the card lands).
+    const landing = new Map<string, number>();
     for (const id of this.fresh) {
       const el = this.els.get(id)?.el;
       const to = el ? elBox(el) : null;
@@ -349,6 +356,8 @@ export class Renderer {
         if (!from) continue;
         const rot = /rotate\(([-\d.e]+)deg\)/.exec(el.style.transform);
         const delay = "deck" in src ? dealDelay(dealt.indexOf(id), dealt.length) : 0;
+        const parent = (s.view.get(id) as { parent?: string | null } | undefined)?.parent;
+        if (parent) landing.set(parent, Math.max(landing.get(parent) ?? 0, delay + ARRIVE_MS));
         el.animate([{ transform: startTransform(from, to, rot ? Number(rot[1]) : 0) }, { transform: el.style.transform }], {
           duration: ARRIVE_MS,
           delay,
@@ -362,6 +371,7 @@ export class Renderer {
           el.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 200, delay: LEAVE_MS - 150, fill: "backwards", id: "join" });
       }
     }
+    if (0) for (const [stack, ms] of landing) this.badge(stack)?.animate([{ opacity: 0 }, { opacity: 0 }], { duration: ms, id: "badge-wait" });
     for (const [id, { el, box }] of left) {
       const to = m.leave.get(id);
       if (!to) continue;
@@ -386,6 +396,8 @@ export class Renderer {
       );
       a.onfinish = a.oncancel = () => el.remove();
     }
+    this.riffle(s, m.shuffled ?? []);
+    if (!s.game) this.dealFlights(s, m, where({ deck: true }, cw, ch));
     // A deal: the other players' fans come from the deck too.
     const deck = where({ deck: true }, FAN_W, FAN_H);
     for (const seat of m.dealt) {
@@ -404,6 +416,75 @@ export class Renderer {
         },
       );
     }
+  }
+
+  /** A shuffled pile riffles: its two halves lie either side and fall back in, card by card (the
+   *  top dozen; the ones below are hidden under them). */
+  private riffle(s: State, piles: string[]): void {
+    const cw = CARD_W * this.geom.s;
+    for (const id of piles) {
+      const pile = s.view.get(id);
+      if (!isStack(pile)) continue;
+      const cards = pile.cards.slice(-RIFFLE_MAX);
+      cards.forEach((cid, i) => {
+        const el = this.els.get(cid)?.el;
+        if (!el) return;
+        const st = riffleStart(i, cards.length, cw);
+        const end = el.style.transform;
+        el.animate(
+          [
+            { transform: `translate(${st.dx}px, ${st.dy}px) ${end} rotate(${st.rot}deg)` },
+            { transform: `translate(${st.dx * 0.3}px, 0px) ${end} rotate(${st.rot / 2}deg)`, offset: 0.6 },
+            { transform: end },
+          ],
+          { duration: RIFFLE_MS, delay: st.delay, easing: EASE, fill: "backwards", id: "shuffle" },
+        );
+      });
+    }
+  }
+
+  /** Free play's deal: a card back flies from the deck to each other player's seat plate (the
+   *  plates are drawn by game/plateview.ts; a seat without one gets none), one per card dealt,
+   *  round the table in turn; your own cards glide into your hand. */
+  private dealFlights(s: State, m: Plan, deck: Box | null): void {
+    if (!deck || !m.dealt.length) return;
+    const st = this.stage.getBoundingClientRect();
+    const hs = new Map<number, number>();
+    for (const o of s.view.values()) if (isHand(o) && o.seat !== s.me.seat) hs.set(o.seat, Math.min(handCount(o), DEAL_SHOWN));
+    const flights: { seat: number; box: Box }[] = [];
+    for (const seat of m.dealt) {
+      const plate = this.layer.querySelector<HTMLElement>(`.seat-plate[data-seat="${seat}"]`);
+      if (seat === s.me.seat || !plate) continue;
+      const r = plate.getBoundingClientRect();
+      const w = deck.w * 0.6;
+      const hh = deck.h * 0.6;
+      const box = { x: r.left - st.left + r.width / 2 - w / 2, y: r.top - st.top + r.height / 2 - hh / 2, w, h: hh };
+      for (let k = 0; k < (hs.get(seat) ?? 1); k++) flights.push({ seat, box });
+    }
+    // Round the table: first card to each, then the second to each...
+    const order = flights.map((f, i) => ({ f, k: flights.slice(0, i).filter((x) => x.seat === f.seat).length }));
+    order.sort((a, b) => a.k - b.k || a.f.seat - b.f.seat);
+    let back = "blue";
+    for (const o of s.view.values())
+      if (isCard(o)) {
+        back = o.back;
+        break;
+      }
+    order.forEach(({ f }, i) => {
+      const img = h("img", { alt: "", src: backUrl(back), draggable: "false", class: "deal-flight", "data-testid": "card-dealt", "aria-hidden": "true" });
+      img.style.width = `${deck.w}px`;
+      img.style.height = `${deck.h}px`;
+      this.layer.appendChild(img);
+      const k = f.box.w / Math.max(1, deck.w);
+      const a = img.animate(
+        [
+          { transform: `translate(${deck.x}px, ${deck.y}px)`, opacity: 1 },
+          { transform: `translate(${f.box.x - (deck.w - f.box.w) / 2}px, ${f.box.y - (deck.h - f.box.h) / 2}px) scale(${k})`, opacity: 0.2 },
+        ],
+        { duration: ARRIVE_MS, delay: dealDelay(i, order.length), easing: EASE, fill: "both", id: "deal" },
+      );
+      a.onfinish = a.oncancel = () => img.remove();
+    });
   }
 
   /** Other players' hands in a game: card backs fanned at their places. */
@@ -821,6 +902,11 @@ export class Renderer {
 
 /** How long a card takes to arrive, and to slide away and fade (ms); the easing of both. */
 const ARRIVE_MS = 420;
+/** A riffle: how long each card takes to fall back in, and how many of the top cards move. */
+const RIFFLE_MS = 380;
+const RIFFLE_MAX = 12;
+/** Free play's deal: at most this many backs fly to each player. */
+const DEAL_SHOWN = 5;
 const LEAVE_MS = 480;
 const EASE = "cubic-bezier(0.2, 0.75, 0.3, 1)";
 
