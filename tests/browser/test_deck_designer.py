@@ -103,6 +103,14 @@ async def test_csv_with_a_header_is_mapped_and_previewed_before_the_table_change
     await wait_js(page, "s.server.some(o => o.t === 'stack')")
     (deck,) = await stacks(page)
     assert deck["label"] == "Party" and len(deck["cards"]) == 6
+    # Face up and spread in a row, each card's text still shows down its left edge.
+    for item in ("flip-pile", "layout"):
+        await settled(page)
+        await page.click(f"[data-testid=stack-count][data-stack='{deck['id']}']", button="right")
+        await page.click(f"[data-testid=menu-{item}]")
+    await wait_js(page, "s.server.some(o => o.id === arg && o.layout === 'row')", deck["id"])
+    await settled(page)
+    await shot(page, "text-cards-spread")
 
 
 async def test_a_sprite_sheet_is_cut_into_cards(pages):

@@ -88,8 +88,10 @@ test("a sprite sheet is cut row by row into whole-pixel cells that cover it; a p
 
 test("a text card shows its text along the left edge too, where a spread leaves it showing", () => {
   const svg = decodeURIComponent(faceUrl('{"text":"Draw 2, then skip","color":"red","image":""}').split(",").slice(1).join(","));
-  const edge = /<text class="card-edge-text" transform="translate\(9 13\) rotate\(90\)"[^>]*>([^<]*)<\/text>/.exec(svg);
+  const edge = /<text class="card-edge-text" transform="translate\(8 12\) rotate\(90\)"[^>]*>([^<]*)<\/text>/.exec(svg);
   assert.ok(edge, "no edge text");
-  assert.equal(edge[1], "Draw 2, then skip");
+  assert.equal(edge[1], "Draw 2, then s…"); // cut to what fits down the edge
+  const wild = decodeURIComponent(faceUrl('{"text":"Wild","color":"","image":""}').split(",").slice(1).join(","));
+  assert.match(wild, /<text class="card-edge-text"[^>]*>Wild<\/text>/);
   assert.match(svg, /<text class="card-edge-text"[^>]*fill="red"/);
 });

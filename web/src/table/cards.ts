@@ -247,8 +247,8 @@ function textFace(face: string, ink = BLACK): string {
     )
     .join("");
   const flat = face.trim().replace(/\s+/g, " ");
-  const edge = flat.length > 18 ? `${flat.slice(0, 17)}…` : flat;
-  const spine = `<text class="card-edge-text" transform="translate(9 13) rotate(90)" font-family="${SANS}" font-weight="700" font-size="10.5" fill="${esc(ink)}">${esc(edge)}</text>`;
+  const edge = flat.length > 15 ? `${flat.slice(0, 14)}…` : flat;
+  const spine = `<text class="card-edge-text" transform="translate(8 12) rotate(90)" font-family="${SANS}" font-weight="700" font-size="14" fill="${esc(ink)}">${esc(edge)}</text>`;
   return frame(`<rect x="7" y="7" width="86" height="126" rx="4" fill="#f7f4ec" stroke="#d8d2c2"/>` + spine + body);
 }
 
