@@ -113,6 +113,13 @@ async def test_a_computer_s_card_glides_from_its_place_and_the_trick_slides_to_i
         "() => document.getAnimations().forEach((a) => { a.pause(); a.currentTime = 180; })"
     )
     await shot(page, "motion-glide-desktop")
+    # The trick's count waits for the card: hidden while it glides (it said 1 before it landed).
+    badge = await page.evaluate(
+        """me => getComputedStyle(document.querySelector(
+        `[data-testid=stack-count][data-stack=trick${me}]`)).opacity""",
+        me,
+    )
+    assert badge == "0", badge
     await page.evaluate("() => document.getAnimations().forEach((a) => a.play())")
     await settled(page)
 
