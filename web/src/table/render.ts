@@ -346,8 +346,6 @@ export class Renderer {
     });
     // A pile's count waits for the cards gliding to it (it would say 1 before the card lands).
     const landing = new Map<string, number>();
-    // A pile's count waits for the cards gliding to it (it would say 1 before the card lands).
-    const landing = new Map<string, number>();
     for (const id of this.fresh) {
       const el = this.els.get(id)?.el;
       const to = el ? elBox(el) : null;
@@ -358,8 +356,6 @@ export class Renderer {
         if (!from) continue;
         const rot = /rotate\(([-\d.e]+)deg\)/.exec(el.style.transform);
         const delay = "deck" in src ? dealDelay(dealt.indexOf(id), dealt.length) : 0;
-        const parent = (s.view.get(id) as { parent?: string | null } | undefined)?.parent;
-        if (parent) landing.set(parent, Math.max(landing.get(parent) ?? 0, delay + ARRIVE_MS));
         const parent = (s.view.get(id) as { parent?: string | null } | undefined)?.parent;
         if (parent) landing.set(parent, Math.max(landing.get(parent) ?? 0, delay + ARRIVE_MS));
         el.animate([{ transform: startTransform(from, to, rot ? Number(rot[1]) : 0) }, { transform: el.style.transform }], {
@@ -375,7 +371,6 @@ export class Renderer {
           el.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 200, delay: LEAVE_MS - 150, fill: "backwards", id: "join" });
       }
     }
-    if (0) for (const [stack, ms] of landing) this.badge(stack)?.animate([{ opacity: 0 }, { opacity: 0 }], { duration: ms, id: "badge-wait" });
     for (const [stack, ms] of landing) this.badge(stack)?.animate([{ opacity: 0 }, { opacity: 0 }], { duration: ms, id: "badge-wait" });
     for (const [id, { el, box }] of left) {
       const to = m.leave.get(id);
