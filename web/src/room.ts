@@ -511,7 +511,10 @@ export class Room implements DragHost {
       ["Ctrl+Z", "undo your last move (free play)"],
       ["In a game: double-click, Enter", "make the card's move, when it has just one (draw it, play it)"],
       ["In a game: right-click, long-press", "the moves of that card, and Sort"],
-      ["Tab, arrow keys", "go from object to object: the table, then your hand (letter keys act on the object under the pointer, else the focused one)"],
+      [
+        "Tab, arrow keys",
+        "go from object to object: the table, then your hand (letter keys act on the object under the pointer, else the focused one)",
+      ],
       [
         "Enter, Space",
         "pick up the focused card (Shift: the whole pile); arrows choose where; Enter drops (Shift+Enter: face down); Esc puts it back",

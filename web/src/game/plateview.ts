@@ -113,7 +113,12 @@ export class SeatPlates {
     const words = info.thinking ? "thinking…" : info.acting ? (info.you ? "your turn" : "to play") : "";
     p.turn.replaceChildren(...(info.timed ? [p.ring.ownerSVGElement as SVGSVGElement, p.secs] : []), h("span", {}, words));
     toggleClass(p.turn, "idle", !info.acting);
-    const what = [info.name, info.bot ? (info.level ? `computer, ${info.level}` : "computer") : "", p.cards.textContent ?? "", info.status ?? ""];
+    const what = [
+      info.name,
+      info.bot ? (info.level ? `computer, ${info.level}` : "computer") : "",
+      p.cards.textContent ?? "",
+      info.status ?? "",
+    ];
     el.setAttribute("aria-label", [...what, ...info.stats.map((s) => s.text), words].filter(Boolean).join(", "));
   }
 

@@ -471,7 +471,14 @@ export class Renderer {
         break;
       }
     order.forEach(({ f }, i) => {
-      const img = h("img", { alt: "", src: backUrl(back), draggable: "false", class: "deal-flight", "data-testid": "card-dealt", "aria-hidden": "true" });
+      const img = h("img", {
+        alt: "",
+        src: backUrl(back),
+        draggable: "false",
+        class: "deal-flight",
+        "data-testid": "card-dealt",
+        "aria-hidden": "true",
+      });
       img.style.width = `${deck.w}px`;
       img.style.height = `${deck.h}px`;
       this.layer.appendChild(img);
@@ -479,7 +486,10 @@ export class Renderer {
       const a = img.animate(
         [
           { transform: `translate(${deck.x}px, ${deck.y}px)`, opacity: 1 },
-          { transform: `translate(${f.box.x - (deck.w - f.box.w) / 2}px, ${f.box.y - (deck.h - f.box.h) / 2}px) scale(${k})`, opacity: 0.2 },
+          {
+            transform: `translate(${f.box.x - (deck.w - f.box.w) / 2}px, ${f.box.y - (deck.h - f.box.h) / 2}px) scale(${k})`,
+            opacity: 0.2,
+          },
         ],
         { duration: ARRIVE_MS, delay: dealDelay(i, order.length), easing: EASE, fill: "both", id: "deal" },
       );
