@@ -22,8 +22,8 @@ export interface ColumnMap {
 export type Field = keyof ColumnMap;
 export const FIELDS: readonly Field[] = ["text", "count", "color", "image"];
 
-export const MAX_TEXT = 120;
-export const MAX_COUNT = 500;
+const MAX_TEXT = 120;
+const MAX_COUNT = 500;
 const COLOR = /^[a-z0-9#-]{0,20}$/;
 const SHA = /^[0-9a-f]{64}$/;
 

@@ -51,7 +51,7 @@ export async function downloadGameFile(code: string): Promise<void> {
 /** "Make a copy of this table": a new room with this one's layout, or (`positions`) everything
  *  as it lies (`POST /api/rooms/{code}/copy`); the copier goes there, to the seat they had here
  *  (`?seat=N`: a seat whose hand holds cards is only taken on purpose). */
-export async function copyTable(code: string, positions: boolean, seat: number | null): Promise<void> {
+async function copyTable(code: string, positions: boolean, seat: number | null): Promise<void> {
   const resp = await fetch(`/api/rooms/${code}/copy`, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-Player-Token": load(tokenKey(code)) ?? "" },

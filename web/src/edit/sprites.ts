@@ -10,7 +10,7 @@ export interface Cell {
   h: number;
 }
 
-export const MAX_GRID = 20; // rows or columns
+const MAX_GRID = 20; // rows or columns
 
 /** The cells of a `rows` x `cols` grid over a `width` x `height` picture, row by row, the first
  *  `count` of them (a partial last row: count < rows x cols). Whole pixels: a cell's edges are
