@@ -1,9 +1,10 @@
 """Pennies holds together in the browser (issue 20 item 4): Ana and three computers, a round
 played by the bots until 6+ melds are down (a self-play position put in the room), drawn on a
 1440 x 900 desktop and a 390 x 844 phone (2, 3 and 4 players on both; Rummy with 4 and 6+ melds
-on the phone too, where the side seats shrink to plates and the melds take the full width). On the page: every zone (melds, "New meld", the stock,
-the discard pile) with its name over it, the pennies and spent chips, the contract label, the seat plates and
-the other players' hands lie inside the table and none overlaps another. Screenshots:
+on the phone too, where the side seats shrink to plates and the melds take the full width). On
+the page: every zone (melds, "New meld", the stock, the discard pile) with its name over it, the
+pennies and spent chips, the contract label, the seat plates and the other players' hands lie
+inside the table and none overlaps another. Screenshots:
 test-artifacts/pennies-layout-<players>-<desktop|phone>.png and rummy-layout-4-phone.png.
 """
 
@@ -117,9 +118,7 @@ def rummy_melds(players: int = 4, seed: int = 1, at_least: int = 6) -> Any:
     raise AssertionError("the bots never got there: try another seed")
 
 
-async def start(
-    pages: Any, players: int, game: str = "pennies", **context: Any
-) -> tuple[Any, str]:
+async def start(pages: Any, players: int, game: str = "pennies", **context: Any) -> tuple[Any, str]:
     """Ana's room of ``game`` with ``players - 1`` computers, the game started, on a wide
     screen (the players panel beside the table)."""
     a = await pages.open("/?name=Ana", viewport=(1440, 900), **context)
