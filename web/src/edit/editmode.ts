@@ -95,11 +95,13 @@ export class EditMode {
     });
   }
 
-  /** Is this page editing the layout now? */
+  /** Is this page editing the layout now? Edit mode is for building: a Blank table (with no
+   *  game loaded) opens in it; any other template and a loaded game open ready to play, and the
+   *  Edit button switches it on. */
   get on(): boolean {
     const s = this.room.s;
     if (s.game || s.me.seat === null || !mayEdit(s)) return false;
-    return this.choice ?? !boardOf(s)?.title;
+    return this.choice ?? (s.template === "blank" && !boardOf(s)?.title);
   }
 
   /** Called on every render: the toolbar's buttons and the page's `editing` class. */

@@ -22,11 +22,14 @@ export function click(ctx: DragCtx, p: Press): void {
   if (g.kind === "card" && !p.additive && (host.tap?.(g.id) || host.pick?.(g.id))) return;
   const now = performance.now();
   const o = s.view.get(g.id);
+  const lastClick = ctx.lastClick;
   if (o?.t === "die" && !p.additive) {
-    host.cmd.roll(g.id);
+    // A click rolls; a double click is one roll too (its second click rolled again before).
+    const second = lastClick?.id === g.id && now - lastClick.at < DOUBLE_MS;
+    ctx.lastClick = second ? null : { id: g.id, at: now };
+    if (!second) host.cmd.roll(g.id);
     return;
   }
-  const lastClick = ctx.lastClick;
   if (lastClick && lastClick.id === g.id && now - lastClick.at < DOUBLE_MS) {
     ctx.lastClick = null;
     // In a rule room: the card's one move, if it has one.
