@@ -12,6 +12,7 @@ import { bindKeys, openMenu } from "./table/events";
 import { Keyboard } from "./table/keyboard";
 import { TableCommands } from "./table/commands";
 import { GameUI } from "./game/game";
+import { randomValue, valueFor } from "./fair/steps";
 import { Homemade } from "./edit/homemade";
 import { FIT, portraitTable, type ViewPort, zoomAt } from "./table/geom";
 import { fetchGames, gameCaption, optionFields } from "./game/options";
@@ -40,6 +41,8 @@ export class Room implements DragHost {
   readonly root: HTMLElement;
   private addBtn: HTMLElement | null = null;
   private undoBtn: HTMLElement | null = null;
+  /** The fair-deal commitments this page has sent its value for (docs/fairness.md). */
+  private fairAnswered = new Set<string>();
   closed = false;
   private banner: HTMLElement;
   private frame = 0;
@@ -234,10 +237,20 @@ export class Room implements DragHost {
       if (this.addBtn) this.addBtn.hidden = !playing || !mayEdit(this.s) || !this.edit.on;
       if (this.undoBtn) this.undoBtn.hidden = !playing;
       this.r.stage.classList.toggle("rules", this.s.game !== null);
+      this.sendFairValue();
     };
     this.frame = requestAnimationFrame(run);
     // Background tabs get no animation frames: still render within a moment.
     const fallback = window.setTimeout(run, 120);
+  }
+
+  /** A seated page adds its own random value to the deal waiting for values, once. */
+  private sendFairValue(): void {
+    const fair = this.s.game?.fair;
+    const deal = valueFor(fair, this.s.me.seat, this.fairAnswered);
+    if (deal === null || !fair) return;
+    this.fairAnswered.add(fair.commitment);
+    this.conn.request("fair", { deal, value: randomValue() });
   }
 
   /** An upright phone draws a game on a portrait table (seating.ts): which one fits the stage. */

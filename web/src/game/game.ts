@@ -5,6 +5,7 @@
 // you may make, and the sheet (the scoreboard, the last hand's reveal, the final result).
 // Nothing is decided here.
 
+import { openHands } from "../fair/replay";
 import { cardIds, isCard, isHand, isStack } from "../table/board";
 import { faceName, faceUrl } from "../table/cards";
 import {
@@ -770,7 +771,16 @@ export class GameUI {
     const close = h("button", { type: "button", class: "small", "data-testid": "sheet-close", title: "Close (Esc)" }, "Close");
     close.addEventListener("click", () => this.closeSheet());
     const title = g.outcome ? "Game over" : g.reveal ? "Hand over" : `${g.title}: scores`;
-    const parts: HTMLElement[] = [h("header", { class: "sheet-head" }, h("h2", {}, title), close)];
+    // The finished hands: each replayed move by move and its deal verified (fair/replay.ts).
+    const hands = h(
+      "button",
+      { type: "button", class: "small", "data-testid": "sheet-hands", title: "Replay a finished hand and verify its deal" },
+      "Hands",
+    );
+    hands.addEventListener("click", () => void openHands(this.host.s.code));
+    const parts: HTMLElement[] = [
+      h("header", { class: "sheet-head" }, h("h2", {}, title), h("span", { class: "sheet-head-buttons" }, hands, close)),
+    ];
     if (g.reveal || g.outcome) parts.push(h("p", { class: "how", "data-testid": "sheet-status" }, g.status));
     // The game's result, then what comes next (summary.ts): the reveal and scores below.
     if (g.outcome) parts.push(this.outcomeBox(g), endOfGame({ host: this.amHost(), again: () => this.host.playAgain() }));

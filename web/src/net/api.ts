@@ -369,8 +369,8 @@ export class Conn {
     this.dragNext = null;
   }
 
-  /** A non-table request (`seat`, `rename`, `game`, `host`); errors come back as notices. */
-  request(event: "seat" | "rename" | "game" | "host", payload: Record<string, unknown>): void {
+  /** A non-table request (`seat`, `rename`, `game`, `fair`, `host`); errors come back as notices. */
+  request(event: "seat" | "rename" | "game" | "fair" | "host", payload: Record<string, unknown>): void {
     if (!this.isJoined) {
       this.hooks.notice("Not connected: try again in a moment.", "error");
       return;
