@@ -25,7 +25,8 @@ SOCIAL = (
     "chat_history",
 )
 BUILD = default_build()  # what the test servers run, as the web client says it in ``hello``
-ANSWERS = ("hello_ok", "lobby", "challenge_sent", "rematch_sent", "favourites_online")  # answers that echo the request's ref
+# Answers that echo the request's ref.
+ANSWERS = ("hello_ok", "lobby", "challenge_sent", "rematch_sent", "favourites_online")
 
 
 class SocialClient(TableClient):

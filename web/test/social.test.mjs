@@ -1,8 +1,9 @@
 // Pure parts of "playing with people": identities (src/identity.ts), the relation lists
-// and chat lines from the server (src/social.ts).
+// and chat lines from the server (src/social.ts), where an invite goes (src/social/rooms.ts).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BUILD, randomToken, validIdentity } from "../src/net/identity.ts";
+import { rematchNote, roomUrl } from "../src/social/rooms.ts";
 import { chatLine, parseRelations } from "../src/social/social.ts";
 
 test("a made identity is one the server accepts", () => {
@@ -38,4 +39,21 @@ test("chat lines: well-formed ones kept, text untouched", () => {
   assert.equal(chatLine({ from: { player: "p1", name: "Ana" }, text: 3 }), null);
   assert.equal(chatLine({ from: "Ana", text: "x" }), null);
   assert.equal(chatLine({ from: { player: "p1", name: "Ana" }, text: "x" }).from.identity, undefined);
+});
+
+test("an accepted invite goes to its seat, or to the room to watch", () => {
+  assert.equal(roomUrl("ABCD2345", 2), "/r/ABCD2345?seat=2");
+  assert.equal(roomUrl("ABCD2345", 0), "/r/ABCD2345?seat=0");
+  assert.equal(roomUrl("ABCD2345", null), "/r/ABCD2345");
+  assert.equal(roomUrl("ABCD2345", "1"), "/r/ABCD2345");
+});
+
+test("a rematch says whom it invited and whom it could not", () => {
+  const ben = { id: "b".repeat(8), name: "Ben" };
+  const dee = { id: "d".repeat(8), name: "Dee" };
+  assert.equal(rematchNote({ to: [ben], skipped: [] }), "Rematch: invited Ben.");
+  assert.equal(
+    rematchNote({ to: [], skipped: [dee] }),
+    "Rematch: a new room of the same game. Couldn't invite Dee (offline, or not taking invitations).",
+  );
 });

@@ -8,6 +8,7 @@ import { h, patchChildren, setText } from "../core/dom";
 import { hello, type ServerErr, STORAGE_NEEDED, storageWorks } from "../net/identity";
 import { fetchGames, gameCaption, type OptionFields, optionFields, optionLabel } from "../game/options";
 import { ONLINE_KEY } from "../social/invites";
+import { roomUrl } from "../social/rooms";
 import { Social } from "../social/social";
 import type { GameInfo } from "../core/types";
 import type { Challenged, LobbyPlayer, LobbyTable, ServerEvents } from "../net/protocol.gen";
@@ -121,7 +122,8 @@ class Lobby {
       if (typeof d.code !== "string" || !/^[A-Z0-9]{8,10}$/.test(d.code)) return;
       this.say("accepted! setting up your game…");
       this.invites.replaceChildren();
-      location.assign(`/r/${d.code}?seat=${Number(d.seat) || 0}`);
+      // An invite: that room, in the seat kept or free for you, or watching (seat null).
+      location.assign(d.invite ? roomUrl(d.code, d.seat) : `/r/${d.code}?seat=${Number(d.seat) || 0}`);
     });
     s.on("challenged", (d: Challenged) => this.challenged(d));
     s.on("challenge_expired", (d: Partial<ServerEvents["challenge_expired"]>) => {
@@ -255,7 +257,12 @@ class Lobby {
     const el = h(
       "div",
       { class: "invite", "data-testid": "challenged", "data-challenge": d.id },
-      h("p", {}, this.social.heart(d.from.id), `${d.from.name} has challenged you to a game!`),
+      h(
+        "p",
+        {},
+        this.social.heart(d.from.id),
+        d.invite ? `${d.from.name} invites you to their table!` : `${d.from.name} has challenged you to a game!`,
+      ),
       h("p", { class: "hint", "data-testid": "challenged-game" }, title),
       h("div", { class: "row" }, accept, decline),
     );
