@@ -8,6 +8,8 @@ key of a deal in progress ever reaches them, and a hand in progress is refused o
 from __future__ import annotations
 
 import json
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -16,6 +18,7 @@ from cardtable_client import OpFailed, TableClient
 from plugins import fair
 from tests.conftest import make_config, start_server
 from tests.server.helpers import server_table
+from tests.server.serving import cardtable_command
 
 VALUE = "0123456789abcdef0123456789abcdef"
 
@@ -66,7 +69,16 @@ async def _play_deal(ana: TableClient) -> None:
     raise AssertionError("the deal did not end")
 
 
-async def test_a_deal_is_committed_dealt_from_the_players_values_and_verifies(redis_server):
+def _cli_verify(record: dict[str, Any], where: Path) -> subprocess.CompletedProcess[str]:
+    where.write_text(json.dumps(record))
+    return subprocess.run(
+        [*cardtable_command(), "verify", str(where)], capture_output=True, text=True, timeout=60
+    )
+
+
+async def test_a_deal_is_committed_dealt_from_the_players_values_and_verifies(
+    redis_server, tmp_path
+):
     srv = await start_server(make_config(redis_server.url, bot_delay_seconds=0.0))
     try:
         code = await _room(srv.url)
@@ -119,6 +131,11 @@ async def test_a_deal_is_committed_dealt_from_the_players_values_and_verifies(re
         assert not fair.verify(swapped).ok
         flipped = dict(record, seed=("0" if secret[0] != "0" else "1") + secret[1:])
         assert not fair.verify(flipped).ok
+        # ``cardtable verify`` says the same of the downloaded record, and of the tampered one.
+        good = _cli_verify(record, tmp_path / "hand.json")
+        assert good.returncode == 0 and "fair" in good.stdout, good.stdout + good.stderr
+        bad = _cli_verify(swapped, tmp_path / "swapped.json")
+        assert bad.returncode == 1 and "NOT verified" in bad.stdout, bad.stdout + bad.stderr
         status, body = await _get(f"{srv.url}/api/rooms/{code}/hands/2")
         assert status == 404 and body["code"] == "no_such_hand"
         await ana.close()
