@@ -58,6 +58,7 @@ UNDOABLE = (
 
 
 UNDO_DEPTH = 20  # undoable operations kept per player
+UNDO_OBJECTS = 400  # objects kept in one player's undo stack at most (the last entry always)
 
 LOG_LINES = 50  # public log lines kept in the room, sent with every snapshot
 LOG_BURST = 5.0  # seconds: a burst's next line within this of its last replaces it
@@ -117,8 +118,13 @@ def table_change(
         )
         last = table.undo.get(actor.player_id)
         if last is not None:
-            older = [*last.older, msgspec.structs.replace(last, older=[])]
-            entry.older = older[-(UNDO_DEPTH - 1) :]
+            older = [*last.older, msgspec.structs.replace(last, older=[])][-(UNDO_DEPTH - 1) :]
+            # The room is stored whole at every commit: keep the stack small.
+            size = [len(e.before) + len(e.created) for e in [*older, entry]]
+            while older and sum(size) > UNDO_OBJECTS:
+                older.pop(0)
+                size.pop(0)
+            entry.older = older
         table.undo[actor.player_id] = entry
     else:
         table.undo.pop(actor.player_id, None)

@@ -264,6 +264,15 @@ def test_undo_keeps_the_last_twenty_operations(t):
     refused(t, 0, O.Undo(), "nothing_to_undo")
 
 
+def test_the_undo_stack_keeps_at_most_400_objects(t):
+    """Each spread or gather of the 52-card deck keeps 53 objects: seven fit, an eighth not."""
+    for i in range(10):
+        t, _ = ok(t, 0, O.Update(id="deck", layout="row" if i % 2 == 0 else "pile"))
+    for _ in range(7):
+        t, _ = ok(t, 0, O.Undo())
+    refused(t, 0, O.Undo(), "nothing_to_undo")
+
+
 def test_an_older_undo_is_refused_once_someone_else_touched_its_objects(t):
     add_card(t, "a", "H1")
     add_card(t, "b", "H2")
