@@ -248,7 +248,7 @@ export async function openDeckBuilder(room: DeckBuilderPorts, at: { x: number; y
   );
   const answer = confirmDialog(
     "Deck designer",
-    "Every card shows below as it will look. Pictures: PNG, JPEG or WebP.",
+    "Every card shows in the grid as it will look on the table. Pictures: PNG, JPEG or WebP.",
     "Add the deck",
     body,
   );
