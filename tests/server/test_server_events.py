@@ -5,7 +5,7 @@ an event nobody handles is recorded too) through a session that makes the server
 free-table moves, a drag, errors (one with a game rule), a seat change, host actions, a removed
 player, a reconnect with ``since``, a ``sync``, a rule game of Gin Rummy against a computer
 played to its end (``outcome``) with a spectator, and hello / relations / lobby / challenges
-(declined, cancelled, accepted, expired) / chat. Each payload must convert, strictly, to the
+(declined, cancelled, accepted, expired) / an invite / a rematch / chat. Each payload must convert, strictly, to the
 struct of its event name: a field the schema does not name, a missing one, a wrong type or an
 event without a struct fails. Each client's game view, patches applied, must be a ``GameView``.
 """
@@ -141,6 +141,13 @@ async def test_every_event_a_session_receives_matches_its_schema(redis_server):
                 accept = answer == "accept"
                 await ben2.request("challenge_answer", {"id": sent["id"], "accept": accept})
                 await ann.event("challenge_accepted" if accept else "challenge_declined")
+        # An invite to Ann's table, accepted; her favourites online (whom she may invite).
+        await ann.request("favourites_online", {})
+        invite = await ann.request("challenge", {"to": ben2.identity, "room": code})
+        await ben2.event("challenged", lambda d, i=invite["id"]: d["id"] == i)
+        await ben2.request("challenge_answer", {"id": invite["id"], "accept": True})
+        await ben2.event("challenge_accepted", lambda d, i=invite["id"]: d["id"] == i)
+        await ann.event("invite_accepted")
 
         # --- Gin Rummy against a computer, to the end of the game, with a spectator ----------
         gin = await _room(srv.url, {"game": "gin_rummy", "options": {"target": 100}})
@@ -169,6 +176,7 @@ async def test_every_event_a_session_receives_matches_its_schema(redis_server):
             await ann.wait_version(table.version + 1)
         assert ann.game is not None and ann.game["outcome"] is not None
         await late.wait_version(ann.version)
+        await ann.request("rematch", {})  # a new room of the same game, the computer kept
     finally:
         for c in made:
             await c.close()

@@ -223,6 +223,8 @@ REF_NULL: dict[str, dict[str, Any]] = {
     "challenge": {"to": "someone-else", "game": "spades"},
     "challenge_answer": {"id": "c1", "accept": True},
     "challenge_cancel": {"id": "c1"},
+    "rematch": {},
+    "favourites_online": {},
     "relation": {"id": "someone-else", "kind": "mute", "on": True},
     "chat": {"text": "hi"},
 }
