@@ -5,9 +5,10 @@ an event nobody handles is recorded too) through a session that makes the server
 free-table moves, a drag, errors (one with a game rule), a seat change, host actions, a removed
 player, a reconnect with ``since``, a ``sync``, a rule game of Gin Rummy against a computer
 played to its end (``outcome``) with a spectator, and hello / relations / lobby / challenges
-(declined, cancelled, accepted, expired) / an invite / a rematch / chat. Each payload must convert, strictly, to the
-struct of its event name: a field the schema does not name, a missing one, a wrong type or an
-event without a struct fails. Each client's game view, patches applied, must be a ``GameView``.
+(declined, cancelled, accepted, expired) / an invite / a rematch / chat. Each payload must
+convert, strictly, to the struct of its event name: a field the schema does not name, a missing
+one, a wrong type or an event without a struct fails. Each client's game view, patches applied,
+must be a ``GameView``.
 """
 
 from __future__ import annotations
