@@ -162,7 +162,8 @@ def served(raw: bytes) -> dict[str, Any]:
     binding = found.binding
     engine = binding.engine
     state = engine.load(start)
-    made = _hooks(binding).deal_record(state) or {"deck": [], "order": [], "dealt": []}
+    # A deal the engine did not deal from a key has no deck, order or dealt: nothing verifies.
+    made = _hooks(binding).deal_record(state) or {}
     names = [str(p.get("name", "")) for p in record.get("players", [])]
     steps = [{"text": f"Deal {record.get('deal')} dealt", **_position(binding, state)}]
     for entry in record.get("actions", []):
@@ -174,12 +175,19 @@ def served(raw: bytes) -> dict[str, Any]:
         steps.append({"text": text, **_position(binding, state)})
     outcome = engine.outcome(state)
     reveal = engine.reveal(state)
+    dealt = (
+        {
+            "deck": list(made["deck"]),
+            "order": list(made["order"]),
+            "dealt": [str(where) for where in made["dealt"]],
+            **({"dealer": made["dealer"]} if "dealer" in made else {}),
+        }
+        if made
+        else {}
+    )
     return {
         **record,
-        "deck": list(made["deck"]),
-        "order": list(made["order"]),
-        "dealt": [str(where) for where in made["dealt"]],
-        **({"dealer": made["dealer"]} if "dealer" in made else {}),
+        **dealt,
         "scores": {
             "board": engine.scoreboard(state, names).as_data(),
             "reveal": [line.as_data() for line in reveal] if reveal is not None else None,

@@ -123,6 +123,7 @@ async def test_a_deal_is_committed_dealt_from_the_players_values_and_verifies(
         assert [p["computer"] for p in record["players"]] == [False, True, True, True]
         verdict = fair.verify(record)
         assert verdict.ok, verdict.problems
+        assert sorted(record["order"]) == sorted(record["deck"]) and len(record["deck"]) == 52
         assert len(record["actions"]) >= 4 + 52  # four bids, 52 cards (and the gathers)
         assert len(record["steps"]) == len(record["actions"]) + 1
         assert all(not h for h in record["steps"][-1]["hands"].values())
@@ -138,6 +139,27 @@ async def test_a_deal_is_committed_dealt_from_the_players_values_and_verifies(
         assert bad.returncode == 1 and "NOT verified" in bad.stdout, bad.stdout + bad.stderr
         status, body = await _get(f"{srv.url}/api/rooms/{code}/hands/2")
         assert status == 404 and body["code"] == "no_such_hand"
+        # Deal 2 was committed to when deal 1 was dealt: Ana's page adds its value, and the move
+        # that deals it (next_deal) deals from the seed and that value.
+        value2 = "fedcba98" * 4
+        await ana.request("fair", {"deal": 2, "value": value2})
+        await ana.request("game", {"action": {"type": "next_deal"}})
+        await ana.wait_for(lambda: ana.game is not None and ana.game["fair"]["deal"] == 3)
+        status, body = await _get(f"{srv.url}/api/rooms/{code}/hands/2")
+        assert status == 409 and body["code"] == "hand_not_over"
+        await _play_deal(ana)
+        await eve.wait_for(lambda: any(next_secret in line for line in eve.log))
+        for c in (ana, eve):
+            said = _text(c.received)
+            cut = said.index(next_secret)
+            assert "Deal 2 is over" in said[cut - 200 : cut]
+        status, second = await _get(f"{srv.url}/api/rooms/{code}/hands/2")
+        assert status == 200 and second["seed"] == next_secret and second["deal"] == 2
+        assert second["values"] == [value2, None, None, None]
+        verdict = fair.verify(second)
+        assert verdict.ok, verdict.problems
+        assert sorted(second["order"]) == sorted(second["deck"]) and len(second["deck"]) == 52
+        assert second["order"] != record["order"]
         await ana.close()
         await eve.close()
     finally:
