@@ -76,7 +76,9 @@ async def test_host_controls(pages):
     await a.click("[data-testid=confirm-ok]")
     await wait_js(a, "s.game === null && s.log.some(l => l.endsWith('free play'))")
     await a.locator("[data-testid=game-bar]").wait_for(state="hidden")
-    assert await a.locator("[data-testid=add-menu]").is_visible()
+    # A card table is ready to play (issue 21): the Edit button brings the Add menu back.
+    await a.click("[data-testid=edit-toggle]")
+    await a.locator("[data-testid=add-menu]").wait_for()
     assert await a.locator("[data-testid=undo]").is_visible()
     await a.locator("[data-testid=host-rules-on]").wait_for()
 

@@ -109,6 +109,9 @@ const EDITING = new Set([
   "edit-label",
   "layout",
 ]);
+/** Of those, what an editor also does while playing (edit mode is for building): spread or
+ *  gather a pile, lock something in place. */
+const WHILE_PLAYING = new Set(["layout", "lock"]);
 
 /** The context menu for object `id` (or the empty table when null), at the pointer. */
 export function openMenu(room: TableActions, id: string | null, clientX: number, clientY: number, place?: "auto"): void {
@@ -277,7 +280,8 @@ export function openMenu(room: TableActions, id: string | null, clientX: number,
   }
   const extra = room.edit.menuItems(o);
   if (extra.length) items.push(null, ...extra);
-  const allowed = mayEdit(s) && room.edit.on ? items : items.filter((it) => !it || !EDITING.has(it.testid));
+  const editor = mayEdit(s);
+  const allowed = items.filter((it) => !it || !EDITING.has(it.testid) || (editor && (room.edit.on || WHILE_PLAYING.has(it.testid))));
   showMenu(
     title,
     allowed.filter((it, i, all) => it || (i > 0 && all[i - 1] && i < all.length - 1)),
