@@ -157,6 +157,9 @@ class SocialHandlers:
             (s.identity, s.sid, s.name) for s in sessions if s.online and s.identity is not None
         ]
         await self.lobby.refresh(online, time.time())
+        await self.lobby.still_at(
+            {s.identity: s.code for s in sessions if s.identity is not None and s.code is not None}
+        )
         await self.expire_challenges()
 
     async def expire_challenges(self) -> None:

@@ -86,6 +86,12 @@ class Lobby:
         await self.store.at_set(identity, code)
 
     @answers_unavailable
+    async def still_at(self, where: dict[str, str]) -> None:
+        """Heartbeat: each identity -> the room one of this process's sockets of it is in (so
+        one of two tabs at a table leaving does not leave the lobby saying it is at none)."""
+        await self.store.at_set_many(where)
+
+    @answers_unavailable
     async def left(self, identity: str, code: str) -> None:
         """A socket of ``identity`` left room ``code``: it is no longer there (unless it has
         joined another room since). Going offline and a lapsed presence forget it too."""

@@ -169,6 +169,10 @@ class SocialStore(Protocol):
         """Remember the room ``identity`` last joined (the lobby's "at a table")."""
         ...
 
+    async def at_set_many(self, where: dict[str, str]) -> None:
+        """:meth:`at_set` for each identity -> room code, in one round trip."""
+        ...
+
     async def at_drop(self, identity: str, code: str) -> None:
         """``identity`` left room ``code``: forget it is there, unless it joined another since."""
         ...

@@ -299,6 +299,10 @@ class RedisSocialStore:
     async def at_set(self, identity: str, code: str) -> None:
         await reached(self.redis.hset(AT, identity, code))
 
+    async def at_set_many(self, where: dict[str, str]) -> None:
+        if where:
+            await reached(self.redis.hset(AT, mapping=dict[Any, Any](where)))
+
     async def at_drop(self, identity: str, code: str) -> None:
         await reached(self._at_drop(keys=[AT], args=[identity, code]))
 

@@ -109,3 +109,22 @@ async def test_leaving_the_room_forgets_the_table(server, store):
         assert await store.social.at_get([ana.identity]) == [None]
     finally:
         await ana.close()
+
+
+async def test_a_socket_still_in_the_room_says_so_again(redis_server, store):
+    """Another tab of the same person leaving the room forgets where she is; her socket still in
+    the room says it again at the next heartbeat."""
+    srv = await start_server(make_config(redis_server.url, heartbeat_seconds=0.2))
+    ana = await social_client(srv.url, "Still" + secrets.token_hex(3), online=False)
+    try:
+        code = await room(srv.url, "pennies")
+        await ana.join(code, "Ana", seat=0, identity=ana.identity)
+        await store.social.at_drop(ana.identity, code)  # what the other tab's leaving does
+        for _ in range(200):
+            if await store.social.at_get([ana.identity]) == [code]:
+                break
+            await asyncio.sleep(0.05)
+        assert await store.social.at_get([ana.identity]) == [code]
+    finally:
+        await ana.close()
+        await srv.stop()
