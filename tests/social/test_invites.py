@@ -145,3 +145,5 @@ async def test_a_rematch_is_for_a_rule_game(server, people):
     with pytest.raises(OpFailed) as err:
         await ana.request("rematch", {})
     assert err.value.code == "bad_request"
+    assert err.value.payload["message"] == "A rematch is for a rule game."
+    assert ana.seat is not None and ana.sio.connected  # state and connection kept
