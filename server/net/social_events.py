@@ -315,6 +315,8 @@ class SocialHandlers:
                     FORBIDDEN, "You can invite people only to the table you are at."
                 )
             table = await self.rooms.load_table(code)
+            if any(p.identity == msg.to for p in table.players.values()):
+                raise CardtableError(BAD_REQUEST, "They are at this table already.")
             game = table.game.name if table.game is not None else ""
         ch = await self._challenge(me, s.name, msg.to, game, msg.options, msg.room)
         await self.sockets.reply("challenge_sent", ChallengeSent(id=ch.id, ref=msg.ref), sid)

@@ -56,6 +56,10 @@ async def test_a_favourite_is_invited_to_the_table_and_lands_in_a_free_seat(serv
     assert ana.events("challenge_accepted") == []  # the sender's pages stay where they are
     await ben.join(code, "Ben", seat=accepted["seat"], identity=ben.identity)
     assert ben.seat == 1
+    with pytest.raises(OpFailed) as err:  # he is here now
+        await ana.request("challenge", {"to": ben.identity, "room": code})
+    assert err.value.code == "bad_request"
+    assert err.value.payload["message"] == "They are at this table already."
 
 
 async def test_an_invite_to_a_full_table_means_watching(server, people):

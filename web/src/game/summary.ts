@@ -43,8 +43,10 @@ export function endOfGame(a: SummaryActions): HTMLElement {
       "Rematch in a new room",
     );
     b.addEventListener("click", () => {
-      b.disabled = true;
-      go();
+      b.disabled = true; // one click, one new room: the page goes there
+      go(() => {
+        b.disabled = false; // refused (the room's toast says why): may try again
+      });
     });
     rematch = b;
   }

@@ -30,11 +30,12 @@ function gameWords(game: unknown): string {
   return w.charAt(0).toUpperCase() + w.slice(1);
 }
 
-let rematcher: (() => void) | null = null;
+let rematcher: ((refused: () => void) => void) | null = null;
 
-/** The room page's rematch (a new room, the same game and computers, the same people invited):
- * null where there is none (no room page). */
-export function rematchHere(): (() => void) | null {
+/** The room page's rematch (a new room, the same game and computers, the same people invited;
+ * `refused` runs if the server said no, after the room's error toast): null where there is none
+ * (no room page). */
+export function rematchHere(): ((refused: () => void) => void) | null {
   return rematcher;
 }
 
@@ -70,7 +71,7 @@ export class RoomInvites {
   private sent = new Map<string, string>();
   private sending = new Map<string, string>();
   private nextRef = 1;
-  private rematching = false;
+  private rematching: (() => void) | null = null;
   private at = { x: 8, y: 8 };
 
   constructor(private socket: Socket) {
@@ -125,9 +126,12 @@ export class RoomInvites {
       // An answer too late (expired, cancelled): the toast goes; the room's error toast says why.
       if (e && typeof e.ref === "string" && e.ref.startsWith("invite:")) this.close(e.ref.slice(7));
       if (e && typeof e.ref === "string") this.sending.delete(e.ref);
-      if (e && e.ref === "rematch") this.rematching = false;
+      if (e && e.ref === "rematch" && this.rematching) {
+        this.rematching();
+        this.rematching = null;
+      }
     });
-    rematcher = () => this.rematch();
+    rematcher = (refused) => this.rematch(refused);
     this.placeButton();
     const note = takeNote();
     if (note) toast(note, "info", 8000);
@@ -178,9 +182,9 @@ export class RoomInvites {
     this.socket.emit("challenge", { to, room: this.code, ref });
   }
 
-  private rematch(): void {
+  private rematch(refused: () => void): void {
     if (this.rematching) return;
-    this.rematching = true;
+    this.rematching = refused;
     this.socket.emit("rematch", { ref: "rematch" });
   }
 
