@@ -48,7 +48,7 @@ class _Event(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 VIEW_TAG = "t"
 MAY_HIDE: dict[str, tuple[str, ...]] = {"card": ("face",), "hand": ("cards",)}
 VIEW_ADDS: dict[str, dict[str, Any]] = {"hand": {"n": int}}
-SERVER_ONLY: dict[str, tuple[str, ...]] = {"card": ("home",)}  # never in a view
+SERVER_ONLY: dict[str, tuple[str, ...]] = {"card": ("home",), "stack": ("spread",)}  # not sent
 VIEW_TYPES: dict[str, dict[str, Any]] = {
     "stack": {"layout": Literal["pile", "row"]},
     "button": {"steps": list[Step]},

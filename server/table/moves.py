@@ -36,7 +36,7 @@ from server.table.objects import (
     Stack,
     Table,
 )
-from server.table.spread import lay_row
+from server.table.spread import gather_row, lay_row
 from server.table.view import in_other_hand
 from server.table.wording import public_card
 
@@ -647,8 +647,8 @@ def update(ctx: Ctx, actor: Actor, op: O.Update, limits: Limits) -> str:
     if isinstance(obj, Stack) and "layout" in fields:
         if obj.layout == "row" and not was_row and "w" not in fields:
             lay_row(ctx.table, obj)  # where the row covers no other pile
-        elif obj.layout != "row" and was_row and not obj.holder and "w" not in fields:
-            obj.w = 0.0  # a plain pile's width only set its row's spacing
+        elif obj.layout != "row" and was_row and "w" not in fields:
+            gather_row(obj)  # back where it was before the spread moved it
         for cid in obj.cards:
             ctx.touch(ctx.table.objects[cid])
     if isinstance(obj, Die) and obj.value > obj.sides:

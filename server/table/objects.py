@@ -51,6 +51,9 @@ class Stack(Placed, tag="stack", kw_only=True):
     w: float = 0.0
     h: float = 0.0
     owner: int | None = None  # a rule game's zone that belongs to the player in this seat
+    # Where spreading moved it, [from_x, from_y, to_x, to_y] ([]: it did not): gathered while
+    # still there, it goes back (server.table.spread). Never sent to a client.
+    spread: list[float] = msgspec.field(default_factory=list)
 
 
 class Hand(Placed, tag="hand", kw_only=True):

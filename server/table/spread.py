@@ -33,6 +33,7 @@ from server.table.objects import (
 EDGE = 16.0  # the page keeps a row this far from the table's right edge
 STEP = 10.0  # how far apart the spots tried are
 TRIES = 4000  # spots tried at most (a crowded table of 1,500 objects stays quick)
+TRIES = 4000  # spots tried at most (a crowded table of 1,500 objects stays quick)
 WIDGETS: dict[type, tuple[float, float]] = {
     Chips: (96.0, 96.0),
     Counter: (150.0, 66.0),
@@ -171,6 +172,18 @@ def lay_row(table: Table, s: Stack) -> None:
     if n < 2 or s.locked or (s.holder and s.w and (s.w - CARD_W) / (n - 1) >= FAN_MIN):
         return
     x, y, w = place_row(table, s)
+    if (x, y) != (s.x, s.y):
+        s.spread = [s.x, s.y, x, y]
     s.x, s.y = x, y
     if w is not None:
         s.w = w
+
+
+def gather_row(s: Stack) -> None:
+    """Stack ``s`` has just been gathered from a row into a pile: back where it was before the
+    spread moved it, if nobody moved it since; a plain pile drops the width that spaced its row."""
+    if s.spread and [s.x, s.y] == s.spread[2:]:
+        s.x, s.y = s.spread[0], s.spread[1]
+    s.spread = []
+    if not s.holder:
+        s.w = 0.0

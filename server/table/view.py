@@ -52,6 +52,8 @@ def view_object(table: Table, obj: Obj, seat: int | None) -> dict[str, Any]:
     out["t"] = out.pop("type", None) or kind_of(obj)
     if isinstance(obj, Card):
         del out["home"]  # which deck a face-down card came from is the server's alone
+    elif isinstance(obj, Stack):
+        del out["spread"]  # where a spread row came from: only to put the pile back
     if isinstance(obj, Card) and not card_visible(table, obj, seat):
         del out["face"]
     elif isinstance(obj, Hand):

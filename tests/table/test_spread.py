@@ -7,6 +7,7 @@ from __future__ import annotations
 from server.table import ops as O
 from server.table.objects import TABLE_H, TABLE_W, Button, Stack, Table
 from server.table.spread import EDGE, row_box
+from server.table.view import snapshot
 from tests.table.helpers import add_card, add_pile, bump_z, ok, seated_table, stack
 
 Box = tuple[float, float, float, float]
@@ -120,3 +121,16 @@ def test_a_locked_pile_spreads_where_it_is():
     add_card(t, "a", "H2", x=500, y=300)
     _, s, _ = _spread(t, "p")
     assert (s.x, s.y) == (300, 300)
+
+
+def test_gathered_where_the_spread_put_it_the_pile_goes_back_and_moved_it_stays():
+    t = seated_table("standard")
+    spread, s, _ = _spread(t, "deck")
+    assert (s.x, s.y) != (665, 425)
+    assert all("spread" not in o for o in snapshot(spread, 0)["objects"])  # the server's alone
+    back, _ = ok(spread, 0, O.Update(id="deck", layout="pile"))
+    assert (stack(back, "deck").x, stack(back, "deck").y) == (665, 425)
+    moved, _ = ok(spread, 0, O.Move(id="deck", x=300, y=700))
+    kept, _ = ok(moved, 0, O.Update(id="deck", layout="pile"))
+    assert (stack(kept, "deck").x, stack(kept, "deck").y) == (300, 700)
+    assert stack(kept, "deck").spread == []
