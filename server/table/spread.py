@@ -33,7 +33,6 @@ from server.table.objects import (
 EDGE = 16.0  # the page keeps a row this far from the table's right edge
 STEP = 10.0  # how far apart the spots tried are
 TRIES = 4000  # spots tried at most (a crowded table of 1,500 objects stays quick)
-TRIES = 4000  # spots tried at most (a crowded table of 1,500 objects stays quick)
 WIDGETS: dict[type, tuple[float, float]] = {
     Chips: (96.0, 96.0),
     Counter: (150.0, 66.0),
