@@ -21,6 +21,7 @@ from tests.browser.conftest import (
     shot,
     wait_js,
 )
+from tests.browser.test_seats import DESKTOP, rule_room, until_my_turn
 
 pytestmark = BROWSER_TESTS
 
@@ -142,6 +143,31 @@ async def test_the_drawer_hears_the_card_they_drew_and_the_others_do_not(pages):
     await a.locator(
         "[data-testid=live-keys] p", has_text=f"You drew the {card_name(face2)}"
     ).wait_for(state="attached")
+
+
+async def test_a_rule_games_draw_by_keyboard_names_the_card_drawn(pages):
+    """Gin against a computer: Enter on the stock draws its top card (the card's one move); the
+    drawer hears "You drew the ...", never "face-down card: moved"."""
+    page = await rule_room(pages, "gin_rummy", 2, DESKTOP)
+
+    def stock_draw(g: dict) -> bool:
+        return any(a["type"] == "draw" and a.get("source") == "stock" for a in g["legal"])
+
+    await until_my_turn(page, stock_draw)
+    seat = (await dump(page))["me"]["seat"]
+    before = (await obj(page, f"hand{seat}"))["cards"]
+    await page.focus("[data-id=stock]")
+    await page.keyboard.press("Enter")
+    await wait_js(
+        page,
+        "s.pending.length === 0 && s.server.find(o => o.id === arg.h).cards.length === arg.n",
+        {"h": f"hand{seat}", "n": len(before) + 1},
+    )
+    new = next(c for c in (await obj(page, f"hand{seat}"))["cards"] if c not in before)
+    face = (await obj(page, new))["face"]
+    said = page.locator("[data-testid=live-keys] p", has_text=f"You drew the {card_name(face)}")
+    await said.wait_for(state="attached")
+    assert "face-down card" not in await page.locator("[data-testid=live-keys]").text_content()
 
 
 async def test_a_hand_card_moves_left_and_right_by_keyboard(pages):
