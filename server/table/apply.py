@@ -58,7 +58,7 @@ UNDOABLE = (
 
 
 UNDO_DEPTH = 20  # undoable operations kept per player
-UNDO_OBJECTS = 400  # objects kept in one player's undo stack at most (the last entry always)
+UNDO_OBJECTS = 200  # objects kept in one player's undo stack at most (the last entry always)
 
 LOG_LINES = 50  # public log lines kept in the room, sent with every snapshot
 LOG_BURST = 5.0  # seconds: a burst's next line within this of its last replaces it

@@ -264,11 +264,11 @@ def test_undo_keeps_the_last_twenty_operations(t):
     refused(t, 0, O.Undo(), "nothing_to_undo")
 
 
-def test_the_undo_stack_keeps_at_most_400_objects(t):
-    """Each spread or gather of the 52-card deck keeps 53 objects: seven fit, an eighth not."""
+def test_the_undo_stack_keeps_at_most_200_objects(t):
+    """Each spread or gather of the 52-card deck keeps 53 objects: three fit, a fourth not."""
     for i in range(10):
         t, _ = ok(t, 0, O.Update(id="deck", layout="row" if i % 2 == 0 else "pile"))
-    for _ in range(7):
+    for _ in range(3):
         t, _ = ok(t, 0, O.Undo())
     refused(t, 0, O.Undo(), "nothing_to_undo")
 
