@@ -156,6 +156,9 @@ def served(raw: bytes) -> dict[str, Any]:
     (every card face up), with what each action did in words."""
     record: dict[str, Any] = json.loads(raw)
     start = record.pop("start", None)
+    if record.get("game") == "free":  # a free-play shuffle: the pile, in its new order
+        pile = {"id": "pile", "label": str(record.get("pile", "pile")), "faces": record["order"]}
+        return {**record, "steps": [{"text": "Shuffled", "hands": {}, "zones": [pile]}]}
     found = GAMES.get(str(record.get("game")))
     if found is None or start is None:
         return record
@@ -203,34 +206,45 @@ def take_records(table: Table) -> list[bytes]:
     """The records of the hands this change finished, as JSON, taken off the slot (the room
     service writes them with the commit)."""
     slot = table.game
-    if slot is None:
-        return []
-    pending: list[dict[str, Any]] = getattr(slot, _DONE, None) or []
-    setattr(slot, _DONE, None)
+    pending: list[dict[str, Any]] = []
+    if slot is not None:
+        pending = getattr(slot, _DONE, None) or []
+        setattr(slot, _DONE, None)
+    if table.fair_revealed:  # free play's shuffles the host revealed
+        pending = [*pending, *table.fair_revealed]
+        table.fair_revealed = []
     return [json.dumps(r, separators=(",", ":")).encode() for r in pending]
 
 
 def contribute(table: Table, actor: Actor, deal: int, value: str) -> Change:
-    """A seated person's page adds its value to the deal that is waiting for it."""
+    """A seated person's page adds its value to the deal that is waiting for it (in free play
+    with fair shuffles on, to the next shuffle: :mod:`server.table.fairplay`)."""
     slot = table.game
-    pending = slot.fair_next if slot is not None else None
+    pending = slot.fair_next if slot is not None else table.fair_shuffle
+    what = "deal" if slot is not None else "shuffle"
     if actor.seat is None:
-        raise CardtableError(NOT_SEATED, "Only a seated player's page adds randomness to a deal.")
-    if slot is None or pending is None or pending.deal != deal:
-        waiting = f"deal {pending.deal}" if pending is not None else "no deal"
         raise CardtableError(
-            WRONG_DEAL, f"Deal {deal} is not waiting for randomness ({waiting} is)."
+            NOT_SEATED, f"Only a seated player's page adds randomness to a {what}."
         )
-    if slot.state is not None and actor.seat not in slot.seats:
+    if pending is None or pending.deal != deal:
+        waiting = f"{what} {pending.deal}" if pending is not None else "none"
+        raise CardtableError(
+            WRONG_DEAL, f"The {what} {deal} is not waiting for randomness ({waiting} is)."
+        )
+    if slot is not None and slot.state is not None and actor.seat not in slot.seats:
         raise CardtableError(FORBIDDEN, "Your seat is not playing in this game.")
     if not fair.valid_value(value):
         raise CardtableError(BAD_REQUEST, "A value is 32 lowercase hex characters.")
     if actor.seat in pending.values:
         raise CardtableError(
-            ALREADY_SENT, f"Your page has added its randomness to deal {deal} already."
+            ALREADY_SENT, f"Your page has added its randomness to {what} {deal} already."
         )
     pending.values[actor.seat] = value
-    return Change(game_changed=True, log=f"{actor.name}'s page added its randomness to deal {deal}")
+    return Change(
+        game_changed=slot is not None,
+        players_changed=slot is None,  # free play: the shuffle's ``fair`` goes with the players
+        log=f"{actor.name}'s page added its randomness to {what} {deal}",
+    )
 
 
 def view(table: Table) -> dict[str, Any] | None:

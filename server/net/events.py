@@ -242,6 +242,7 @@ class Snapshot(_Event):
     former: list[Former]
     locked: bool
     public: bool
+    fair: FairPending | None  # free play: the next fair shuffle, waiting for values
     objects: list[SentObj]
     game: GameView | None
     log: list[str]
@@ -264,6 +265,7 @@ class Delta(_Event):
     former: list[Former] | UnsetType = UNSET
     locked: bool | UnsetType = UNSET
     public: bool | UnsetType = UNSET
+    fair: FairPending | None | UnsetType = UNSET  # free play's next fair shuffle (with players)
     game: GameView | None | UnsetType = UNSET
     game_patch: GamePatch | UnsetType = UNSET
 

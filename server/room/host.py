@@ -12,12 +12,25 @@ from plugins.registry import GAMES
 from server.errors import BAD_REQUEST, FORBIDDEN, CardtableError
 from server.game import rules as games
 from server.room.players import add_computer, hash_token, player_of, remove_player
+from server.table import fairplay
 from server.table.apply import Change, board, new_id
 from server.table.objects import Board, Table
 
 # The host's actions: the one list (the ``host`` event's schema, the service's check and the
 # generated TypeScript all read it).
-HostAction = Literal["lock", "unlock", "remove", "game", "bot", "start", "again", "edit", "public"]
+HostAction = Literal[
+    "lock",
+    "unlock",
+    "remove",
+    "game",
+    "bot",
+    "start",
+    "again",
+    "edit",
+    "public",
+    "fair_shuffles",
+    "reveal",
+]
 ACTIONS: tuple[str, ...] = get_args(HostAction)
 # A computer's level, as the ``host`` event and ``POST /api/rooms`` take it: plugins.game.LEVELS.
 Level = Literal["easy", "normal", "hard"]
@@ -34,6 +47,8 @@ TAKES: dict[str, frozenset[str]] = {
     "again": frozenset(),
     "edit": frozenset({"who"}),
     "public": frozenset({"public"}),
+    "fair_shuffles": frozenset(),
+    "reveal": frozenset(),
 }
 FIELDS: frozenset[str] = frozenset().union(*TAKES.values())
 if set(TAKES) != set(ACTIONS):  # pragma: no cover - caught at import, by every test
@@ -74,6 +89,26 @@ def seat_computer(table: Table, seat: object, level: object, rng: random.Random,
     return add_computer(table, new_id("p", rng), seat, token, by, str(level))
 
 
+def _fair_shuffles(table: Table, action: str, by: str, rng: random.Random) -> Change:
+    """Free play: turn provably fair shuffles on, or reveal the seeds of the shuffles made."""
+    if table.game is not None:
+        raise CardtableError(
+            BAD_REQUEST, "Fair shuffles are for free play: a rule game's deals are fair already."
+        )
+    if action == "fair_shuffles":
+        if table.fair_shuffle is not None:
+            raise CardtableError(BAD_REQUEST, "Shuffles are provably fair already.")
+        return Change(
+            players_changed=True,
+            log=f"{by} made shuffles provably fair; {fairplay.commit_to(table, 1, rng)}",
+        )
+    if table.fair_shuffle is None:
+        raise CardtableError(
+            BAD_REQUEST, "Turn fair shuffles on first: there is nothing to reveal."
+        )
+    return Change(log=f"{by}: {fairplay.reveal(table)}")
+
+
 def host_action(
     table: Table, player_id: str, action: str, target: object, rng: random.Random, now: float
 ) -> Change:
@@ -109,6 +144,8 @@ def host_action(
         assert table.game is not None
         change.log = f"{me.name} started a new game of {GAMES[table.game.name].info.title}"
         return change
+    if action in ("fair_shuffles", "reveal"):
+        return _fair_shuffles(table, action, me.name, rng)
     if action == "edit":
         return set_editors(
             table, target.get("who") if isinstance(target, dict) else target, me.name

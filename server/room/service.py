@@ -71,6 +71,7 @@ from server.store.base import (
     unreachable_is_unavailable,
 )
 from server.store.rate_limits import SlidingLimiter, Window
+from server.table import fairplay
 from server.table.apply import SYSTEM_RNG, Change, Limits, new_id
 from server.table.objects import Former, Player, Table, decode_table, encode_table
 from server.table.ops import Op
@@ -677,6 +678,7 @@ def build_deltas(table: Table, change: Change, by: str) -> dict[str, dict[str, A
             delta["former"] = former_view(table)
             delta["locked"] = table.locked
             delta["public"] = table.public
+            delta["fair"] = fairplay.view(table)
         key = view_key(seat) if private else ALL
         if change.game_changed:
             view = games.game_view(table, seat)

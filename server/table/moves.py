@@ -19,6 +19,7 @@ from server.errors import (
     UNKNOWN_OBJECT,
     CardtableError,
 )
+from server.table import fairplay
 from server.table import ops as O
 from server.table.change import Actor, Change, Limits, new_id
 from server.table.decks import faces_of
@@ -362,7 +363,10 @@ def shuffle(ctx: Ctx, actor: Actor, op: O.Shuffle, limits: Limits) -> str:
         assert isinstance(card, Card)
         faces.append((card.face, card.back, card.home))
         ctx.remove(card)
-    ctx.rng.shuffle(faces)
+    # The room's random source, or (fair shuffles on) the committed seed's keyed shuffle.
+    faces, committed = fairplay.order(t, faces, [f[0] for f in faces], name_of(s), ctx.rng)
+    if committed:
+        ctx.change.players_changed = True  # the next shuffle's commitment goes with the players
     # New ids for every card: nothing a client saw before can be linked to the new order.
     s.cards = []
     for face, back, home in faces:
@@ -378,7 +382,8 @@ def shuffle(ctx: Ctx, actor: Actor, op: O.Shuffle, limits: Limits) -> str:
         )
         ctx.add(card)
         s.cards.append(card.id)
-    return f"{actor.name} shuffled {name_of(s)}"
+    said = f"{actor.name} shuffled {name_of(s)}"
+    return f"{said}; {committed}" if committed else said
 
 
 def seated_order(t: Table, seats: list[int] | None) -> list[int]:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from server.table import fairplay
 from server.table.objects import Card, Hand, Obj, Stack, Table, kind_of
 
 if TYPE_CHECKING:
@@ -155,6 +156,7 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
         "former": former_view(table),
         "locked": table.locked,
         "public": table.public,
+        "fair": fairplay.view(table),
         "objects": view_objects(table, table.objects, seat),
         "game": None,
         "log": list(table.log),

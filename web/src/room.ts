@@ -63,6 +63,8 @@ export class Room implements DragHost {
       start: () => this.startGame(),
       editors: (who) => this.conn.request("host", { action: "edit", who }),
       publish: (on) => this.conn.request("host", { action: "public", public: on }),
+      fairShuffles: () => this.conn.request("host", { action: "fair_shuffles" }),
+      revealShuffles: () => this.conn.request("host", { action: "reveal" }),
     });
     this.game = new GameUI(this);
     this.edit = new EditMode(this);
@@ -246,7 +248,7 @@ export class Room implements DragHost {
 
   /** A seated page adds its own random value to the deal waiting for values, once. */
   private sendFairValue(): void {
-    const fair = this.s.game?.fair;
+    const fair = this.s.game ? this.s.game.fair : this.s.fair; // a deal, or a free-play shuffle
     const deal = valueFor(fair, this.s.me.seat, this.fairAnswered);
     if (deal === null || !fair) return;
     this.fairAnswered.add(fair.commitment);

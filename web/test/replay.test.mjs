@@ -46,6 +46,8 @@ test("replay: each step says what happened, and shows every hand face up", () =>
   ]);
   assert.deepEqual(handsAt(record, 2)[1].cards, []);
   assert.deepEqual(handsAt(record, 9), []);
+  const shuffle = { ...record, game: "free", players: [], steps: [{ text: "Shuffled", hands: {}, zones: [] }] };
+  assert.equal(stepCaption(shuffle, 0), "Shuffled");
 });
 
 test("replay: card labels", () => {

@@ -27,6 +27,7 @@ export type {
   Ack,
   Control,
   Delta,
+  FairPending,
   Former,
   GameAction,
   GamePlayer,

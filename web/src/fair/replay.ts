@@ -55,7 +55,12 @@ export async function openHands(code: string): Promise<void> {
         const btn = h("button", { type: "button", "data-testid": `replay-${hand.n}` }, "Replay");
         btn.addEventListener("click", () => void openReplay(code, hand.n));
         const who = hand.players.map((p) => p.name).join(", ");
-        return h("li", {}, h("span", {}, `${TITLES[hand.game] ?? hand.game}, deal ${hand.deal}: ${who}`), btn);
+        return h(
+          "li",
+          {},
+          h("span", {}, `${TITLES[hand.game] ?? hand.game}, ${hand.game === "free" ? "shuffle" : "deal"} ${hand.deal}: ${who}`),
+          btn,
+        );
       }),
     );
   closeBtn.focus();
@@ -96,7 +101,7 @@ async function openReplay(code: string, n: number): Promise<void> {
   const closeBtn = h("button", { type: "button", "data-testid": "replay-close" }, "Close");
   const m = modal(
     "replay",
-    h("h2", {}, `${TITLES[record.game] ?? record.game}, deal ${record.deal}: replay`),
+    h("h2", {}, `${TITLES[record.game] ?? record.game}, ${record.game === "free" ? "shuffle" : "deal"} ${record.deal}: replay`),
     caption,
     zones,
     hands,

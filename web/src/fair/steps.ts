@@ -44,6 +44,7 @@ export function stepCaption(record: HandRecord, at: number): string {
   const total = record.steps.length - 1;
   const step = record.steps[at];
   if (!step) return "";
+  if (total === 0) return step.text; // a free-play shuffle: one position, the pile
   return at === 0 ? `The deal (before move 1 of ${total})` : `Move ${at} of ${total}: ${step.text}`;
 }
 

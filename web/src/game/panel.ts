@@ -3,6 +3,7 @@
 // game / rules off, start a waiting game, seat a computer player), and the room log. Names are
 // text nodes, never HTML.
 
+import { openHands } from "../fair/replay";
 import { handCount, isHand } from "../table/board";
 import { h, patchChildren } from "../core/dom";
 import { type Level, LEVELS, savedLevel, saveLevel } from "../core/level";
@@ -28,6 +29,9 @@ export interface PanelActions {
   editors(who: "host" | "all"): void;
   /** List the room in the lobby's public tables, or take it off. */
   publish(on: boolean): void;
+  /** Free play: make the shuffles provably fair, or reveal the seeds of those made. */
+  fairShuffles(): void;
+  revealShuffles(): void;
 }
 
 /** May a computer player take this empty seat? In a started game: a seat the game plays from;
@@ -418,6 +422,22 @@ export class Panel {
                 this.actions.editors("all"),
               ),
         );
+    // Free play's provably fair shuffles (docs/fairness.md, "Free play"): on, then reveal.
+    const shuffles = s.game
+      ? null
+      : h(
+          "div",
+          { class: "host-row" },
+          h("span", { class: "host-state", "data-testid": "shuffles-state" }, s.fair ? "Fair shuffles" : "Shuffles: random"),
+          s.fair
+            ? btn("host-reveal-shuffles", "Reveal shuffles", "Show the seeds of the shuffles made, so anyone can verify them", () =>
+                this.actions.revealShuffles(),
+              )
+            : btn("host-fair-shuffles", "Make fair", "Commit to each shuffle's seed before the players' pages add theirs", () =>
+                this.actions.fairShuffles(),
+              ),
+          s.fair ? btn("host-hands", "Hands", "The revealed shuffles: verify them", () => void openHands(s.code)) : null,
+        );
     patchChildren(this.hostEl, [
       h("h3", {}, "Host"),
       h(
@@ -443,6 +463,7 @@ export class Panel {
             ),
       ),
       ...(edit ? [edit] : []),
+      ...(shuffles ? [shuffles] : []),
     ]);
   }
 }

@@ -216,6 +216,7 @@ export class Conn {
     s.template = d.template;
     s.locked = !!d.locked;
     s.public = !!d.public;
+    s.fair = d.fair ?? null;
     // The room's recent log, the first time we see the room (later snapshots keep ours).
     const { log, log_at: logAt } = d as unknown as { log?: unknown; log_at?: unknown };
     if (!s.log.length && Array.isArray(log)) {
@@ -259,6 +260,7 @@ export class Conn {
       if (Array.isArray(next.former)) s.former = next.former;
       if (next.locked !== undefined) s.locked = next.locked;
       if (next.public !== undefined) s.public = next.public;
+      if (next.fair !== undefined) s.fair = next.fair;
       if (next.game !== undefined) s.game = next.game;
       else if (next.game_patch && s.game) s.game = applyGamePatch(s.game, next.game_patch);
       if (next.log && next.log_replaces && s.log.length) {

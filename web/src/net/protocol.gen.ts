@@ -33,7 +33,7 @@ export const CREATE_KINDS = ["button", "card", "chips", "counter", "deck", "die"
 export type CreateKind = (typeof CREATE_KINDS)[number];
 
 /** The host's actions. */
-export const HOST_ACTIONS = ["again", "bot", "edit", "game", "lock", "public", "remove", "start", "unlock"] as const;
+export const HOST_ACTIONS = ["again", "bot", "edit", "fair_shuffles", "game", "lock", "public", "remove", "reveal", "start", "unlock"] as const;
 export type HostAction = (typeof HOST_ACTIONS)[number];
 
 /** A button step's `do`. */
@@ -495,7 +495,7 @@ export interface FairMsg {
 }
 
 export interface HostMsg {
-  action: "again" | "bot" | "edit" | "game" | "lock" | "public" | "remove" | "start" | "unlock";
+  action: "again" | "bot" | "edit" | "fair_shuffles" | "game" | "lock" | "public" | "remove" | "reveal" | "start" | "unlock";
   who?: "all" | "host";
   player?: string;
   game?: string;
@@ -630,6 +630,7 @@ export interface Snapshot {
   former: Former[];
   locked: boolean;
   public: boolean;
+  fair: FairPending | null;
   objects: Obj[];
   game: GameView | null;
   log: string[];
@@ -649,6 +650,7 @@ export interface Delta {
   former?: Former[];
   locked?: boolean;
   public?: boolean;
+  fair?: FairPending | null;
   game?: GameView | null;
   game_patch?: GamePatch;
 }
@@ -796,6 +798,13 @@ export interface Former {
   seat: number | null;
 }
 
+/** The next deal's commitment, waiting for the seated pages' values (docs/protocol.md, "Provably fair deals"): its number, the commitment, the table seats whose pages sent one. */
+export interface FairPending {
+  deal: number;
+  commitment: string;
+  sent: number[];
+}
+
 /** The rule game's part of a snapshot or delta, the same shape for every game: who plays where, whose move, your controls, the scores, the reveal (docs/protocol.md, "Game"). */
 export interface GameView {
   name: string;
@@ -820,8 +829,8 @@ export interface GameView {
   slots: number[][];
   view: Record<string, unknown> | null;
   legal: GameAction[];
-}
   fair: FairPending | null;
+}
 
 /** What changed in the game view since the one this seat held at version `v - 1`: apply `del` then `set`, and the same inside `view`. */
 export interface GamePatch {
@@ -916,13 +925,6 @@ export interface Outcome {
 }
 
 /** Keys to replace (or add) and keys to remove, at one level of the game view. */
-/** The next deal's commitment, waiting for the seated pages' values (docs/protocol.md, "Provably fair deals"): its number, the commitment, the table seats whose pages sent one. */
-export interface FairPending {
-  deal: number;
-  commitment: string;
-  sent: number[];
-}
-
 export interface PatchLevel {
   set?: Record<string, unknown>;
   del?: string[];

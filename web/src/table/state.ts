@@ -4,7 +4,7 @@
 
 import { Draft, type Objects, predict, seatedSeats, stripHidden } from "./board";
 import { seating, seatView, type TableSize } from "./seating";
-import type { Former, Game, Obj, Op, Player } from "../core/types";
+import type { FairPending, Former, Game, Obj, Op, Player } from "../core/types";
 
 export interface Pending {
   ref: number;
@@ -37,6 +37,8 @@ export interface State {
   locked: boolean;
   /** The host listed the room in the lobby's public tables. */
   public: boolean;
+  /** Free play with fair shuffles on: the next shuffle, waiting for the pages' values. */
+  fair: FairPending | null;
   /** The rule game as this seat sees it (status, controls, scores...), or null in free play. */
   game: Game | null;
   server: Objects;
@@ -65,6 +67,7 @@ export function newState(code: string, name: string): State {
     former: [],
     locked: false,
     public: false,
+    fair: null,
     game: null,
     server: new Map(),
     pending: [],
@@ -124,6 +127,7 @@ export function dump(s: State): unknown {
     former: s.former,
     locked: s.locked,
     public: s.public,
+    fair: s.fair,
     game: s.game,
     conn: s.conn,
     objects: plain(s.view),
