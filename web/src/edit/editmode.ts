@@ -280,15 +280,16 @@ export class EditMode {
 
   private piles(): { id: string; label: string }[] {
     const out: { id: string; label: string }[] = [];
+    const names = displayNames(this.room.s.view.values());
     for (const o of this.room.s.view.values())
-      if (isStack(o)) out.push({ id: o.id, label: o.label ? `${o.label} (${o.cards.length})` : `${o.id} (${o.cards.length} cards)` });
+      if (isStack(o))
+        out.push({ id: o.id, label: `${names.get(o.id) ?? "Pile"} (${o.cards.length} card${o.cards.length === 1 ? "" : "s"})` });
     return out;
   }
 
   private pileSelect(testid: string): HTMLSelectElement | null {
     const piles = this.piles();
     if (!piles.length) {
-    const names = displayNames(this.room.s.view.values());
       toast("Add a deck first: the button deals from a pile.", "error");
       return null;
     }
