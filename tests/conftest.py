@@ -23,6 +23,7 @@ from server.config import Config
 from server.net.transport import Runner
 from server.store.embedded import EmbeddedRedis, free_port
 from server.store.redis_store import RedisStore
+from tests.clusterredis import LocalCluster, redis7_available
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -59,6 +60,32 @@ def private_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
     server = EmbeddedRedis(tmp_path / "redis", port=free_port()).start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """One real Redis Cluster (3 masters, 1 replica each, Redis >= 7) for the session."""
+    missing = redis7_available()
+    if missing:
+        skip_or_fail(f"Redis Cluster unavailable: {missing}")
+    try:
+        cluster = LocalCluster(tmp_path_factory.mktemp("cluster")).start()
+    except Exception as exc:  # pragma: no cover - depends on the machine
+        skip_or_fail(f"Redis Cluster did not start: {exc}")
+        raise
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def private_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
+    """A Redis Cluster of this test's own, for tests that kill its nodes (fast failover)."""
+    missing = redis7_available()
+    if missing:
+        skip_or_fail(f"Redis Cluster unavailable: {missing}")
+    cluster = LocalCluster(tmp_path / "cluster", node_timeout_ms=1000).start()
+    yield cluster
+    cluster.stop()
 
 
 @pytest.fixture
