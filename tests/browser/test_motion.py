@@ -4,8 +4,9 @@ the finished trick slides towards its winner's pile and fades. With
 ``prefers-reduced-motion: reduce`` no card animates and objects jump (no transition).
 
 The page's ``Element.prototype.animate`` is wrapped by an init script that records every card
-animation as it starts (its first keyframe and, at that moment, where each fan lies), so the test
-reads what the page did rather than racing the animation's frames.
+animation as it starts (its first keyframe and, at that moment, where each fan comes to rest:
+a fan's own transition is finished first), so the test reads what the page did rather than
+racing the animation's frames.
 """
 
 from __future__ import annotations
@@ -28,7 +29,11 @@ RECORD = """(() => {
       const st = stage.getBoundingClientRect();
       const fans = {};
       for (const f of document.querySelectorAll('.other-hand')) {
-        const r = f.querySelector('.fan-cards').getBoundingClientRect();
+        const fan = f.querySelector('.fan-cards');
+        // The fan's own transition (it turns and moves into place) may still be running on a
+        // loaded machine: the card starts from where the fan comes to rest, so measure that.
+        for (const t of fan.getAnimations()) t.finish();
+        const r = fan.getBoundingClientRect();
         fans[f.dataset.player] = [r.left + r.width / 2 - st.left, r.top + r.height / 2 - st.top];
       }
       window.__motions.push({id: opts && opts.id, parent: this.dataset.parent || null,
