@@ -108,3 +108,37 @@ async def test_a_finished_hand_replays_and_verifies_in_the_page(server, pages, d
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     await settled(page)
     await shot(page, f"replay-verified-{device}")
+
+
+async def test_fair_shuffles_in_free_play_reveal_and_verify(server, pages):
+    """Free play: the host makes shuffles fair (her seated page adds its value by itself), shuffles
+    the deck, reveals the shuffles; the revealed shuffle opens from the players panel's "Hands"
+    and verifies in the page."""
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{server.url}/api/rooms", json={"template": "standard"}) as r,
+    ):
+        code = (await r.json())["code"]
+    page = await pages.open(f"/r/{code}?name=Ana", viewport=DESKTOP)
+    await enter_room(page)
+    await wait_js(page, "s.me.seat === 0 && s.fair === null")
+    await page.click("[data-testid=host-fair-shuffles]")
+    await wait_js(page, "s.fair && s.fair.deal === 1 && s.fair.sent.includes(0)")
+    await page.evaluate("() => window.__cardtable.room.send({op: 'shuffle', id: 'deck'})")
+    await wait_js(page, "s.fair && s.fair.deal === 2")
+    await page.click("[data-testid=host-reveal-shuffles]")
+    await wait_js(page, "s.log.some(l => l.includes('Shuffles revealed'))")
+    status, record = await _get(f"{server.url}/api/rooms/{code}/hands/1")
+    assert status == 200 and record["game"] == "free" and record["values"][0] is not None
+    await page.click("[data-testid=host-hands]")
+    await page.locator("[data-testid=replay-1]").click()
+    assert await page.locator("[data-testid=replay-caption]").text_content() == "Shuffled"
+    await page.click("[data-testid=replay-verify]")
+    await page.wait_for_function(
+        "() => /fair/.test(document.querySelector('[data-testid=replay-verdict]').textContent)"
+    )
+    assert (await page.locator("[data-testid=replay-verdict]").text_content()).startswith(
+        "Verified: fair."
+    )
+    await settled(page)
+    await shot(page, "replay-free-shuffle-desktop")

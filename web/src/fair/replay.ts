@@ -110,6 +110,7 @@ async function openReplay(code: string, n: number): Promise<void> {
     verdict,
     h("div", { class: "modal-buttons" }, closeBtn),
   );
+  hands.hidden = record.game === "free"; // a free-play shuffle: the pile only
   const show = () => {
     setText(caption, stepCaption(record, at));
     const step = record.steps[at];

@@ -187,6 +187,7 @@ export class Panel {
       s.conn,
       s.locked,
       s.public,
+      !!s.fair,
       game,
       everyoneEdits(s),
       relationsKey(),
