@@ -498,6 +498,10 @@ class Subscriber:
                 fut = self.confirmed.pop(msg.code, None)
                 if fut is not None and not fut.done():
                     fut.set_result(None)
+                elif fut is None and msg.code in self.codes:
+                    # Subscribed again (on a cluster, on the replica that took over the room's
+                    # shard): what was published before it came back is read from the log.
+                    self.feeds().stale(msg.code)
             elif msg.kind == "entry" and msg.code in self.codes:
                 self.feeds().published(msg.code, msg.data)
 

@@ -34,6 +34,7 @@ from server.store.base import (
     StoreUnavailable,
     VersionMismatch,
 )
+from server.store.feed import RedisFeed, feed_channel, has_sharded_pubsub
 from server.store.redis_calls import reached
 from server.store.social_store import RedisSocialStore
 
@@ -64,7 +65,7 @@ redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 if ARGV[4] ~= '' then
   redis.call('RPUSH', KEYS[2], ARGV[4])
   redis.call('LTRIM', KEYS[2], -tonumber(ARGV[5]), -1)
-  redis.call('PUBLISH', ARGV[7], ARGV[4])
+  redis.call('PUBLISH', ARGV[7], ARGV[4])  -- SPUBLISH where the server has it: _sharded
 end
 redis.call('EXPIRE', KEYS[1], ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[6])
@@ -97,6 +98,12 @@ redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -tonumber(ARGV[4]) - 1)
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return -1
 """
+
+
+def _sharded(script: str) -> str:
+    """``script`` publishing with SPUBLISH: on a cluster the entry then travels only through the
+    room's shard (the channel has the room's hash tag), not to every node."""
+    return script.replace("redis.call('PUBLISH',", "redis.call('SPUBLISH',")
 
 
 # KEYS: room, log. ARGV: first and last version wanted. The log holds the newest entries, one per
@@ -139,43 +146,6 @@ def hands_key(code: str) -> str:
     return f"ct:{{{code}}}:hands"
 
 
-def feed_channel(code: str) -> str:
-    """The pub/sub channel on which every commit's op-log entry is published, in order."""
-    return f"ct:{{{code}}}:feed"
-
-
-def _feed_code(channel: bytes | str) -> str:
-    """The room code in a :func:`feed_channel` name."""
-    name = channel.decode() if isinstance(channel, bytes) else channel
-    return name[len("ct:{") : -len("}:feed")]
-
-
-class RedisFeed:
-    """A :class:`server.store.base.FeedSubscription` over one Redis pub/sub connection."""
-
-    def __init__(self, redis: aioredis.Redis) -> None:
-        self.pubsub = redis.pubsub()
-
-    async def subscribe(self, code: str) -> None:
-        await self.pubsub.subscribe(feed_channel(code).encode())
-
-    async def unsubscribe(self, code: str) -> None:
-        await self.pubsub.unsubscribe(feed_channel(code).encode())
-
-    async def next(self, timeout: float) -> FeedMessage | None:
-        msg = await self.pubsub.get_message(timeout=timeout)
-        if msg is None:
-            return None
-        if msg["type"] == "subscribe":
-            return FeedMessage("subscribed", _feed_code(msg["channel"]))
-        if msg["type"] == "message":
-            return FeedMessage("entry", _feed_code(msg["channel"]), msg["data"])
-        return None
-
-    async def close(self) -> None:
-        await self.pubsub.aclose()
-
-
 class RedisStore:
     """The one store implementation. ``url`` is any redis-py URL (``redis://``, ``unix://``)."""
 
@@ -210,13 +180,21 @@ class RedisStore:
         self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)  # closes the pool with it
         self._create = self.redis.register_script(_CREATE)
         self._commit = self.redis.register_script(_COMMIT)
+        self._commit_sharded = self.redis.register_script(_sharded(_COMMIT))
+        self._sharded: bool | None = None  # has sharded pub/sub: asked once (sharded_pubsub)
         self._log_range = self.redis.register_script(_LOG_RANGE)
         self._refuse = self.redis.register_script(_REFUSE)
         self.social = RedisSocialStore(self.redis)
 
     def subscription(self) -> RedisFeed:
         """A pub/sub reader of the rooms' feed channels (each commit publishes its entry)."""
-        return RedisFeed(self.redis)
+        return RedisFeed(self.redis, self.sharded_pubsub)
+
+    async def sharded_pubsub(self) -> bool:
+        """Whether commits publish with SPUBLISH (Redis >= 7, :mod:`server.store.feed`)."""
+        if self._sharded is None:
+            self._sharded = await self._call(has_sharded_pubsub(self.redis))
+        return self._sharded
 
     async def _call(self, coro: Any) -> Any:
         return await reached(coro)
@@ -297,7 +275,7 @@ class RedisStore:
         """
         player, opid = once or ("", "")
         res = await self._write(
-            self._commit,
+            self._commit_sharded if await self.sharded_pubsub() else self._commit,
             [
                 room_key(code),
                 log_key(code),
