@@ -101,6 +101,8 @@ async def test_a_deal_is_committed_dealt_from_the_players_values_and_verifies(
         assert status == 409 and body["code"] == "hand_not_over"
         assert (await _get(f"{srv.url}/api/rooms/{code}/hands"))[1] == {"hands": []}
         assert ana.game["fair"]["deal"] == 2
+        # No card is played before Ana bids: so far the spectator saw no face, Ana her own only.
+        seen_at_start = {"ana": _text(ana.received), "eve": _text(eve.received)}
         table = await server_table(srv, code)
         assert table.game is not None and table.game.fair_now is not None
         secret = table.game.fair_now.seed
@@ -123,6 +125,13 @@ async def test_a_deal_is_committed_dealt_from_the_players_values_and_verifies(
         assert [p["computer"] for p in record["players"]] == [False, True, True, True]
         verdict = fair.verify(record)
         assert verdict.ok, verdict.problems
+        hers = {
+            f for f, where in zip(record["order"], record["dealt"], strict=True) if where == "0"
+        }
+        assert len(hers) == 13 and all(f'"{f}"' in seen_at_start["ana"] for f in hers)
+        for face in record["deck"]:
+            assert f'"{face}"' not in seen_at_start["eve"], face
+            assert face in hers or f'"{face}"' not in seen_at_start["ana"], face
         assert sorted(record["order"]) == sorted(record["deck"]) and len(record["deck"]) == 52
         assert len(record["actions"]) >= 4 + 52  # four bids, 52 cards (and the gathers)
         assert len(record["steps"]) == len(record["actions"]) + 1
