@@ -47,6 +47,15 @@ test("packBand keeps a row that fits (moved inside), wraps one that does not, ro
   assert.equal(p.h, 40 + 16 + 3 * 140 + 2 * 8);
 });
 
+test("packBand packs a row whose boxes overlap (a place's room laid over melds) into lines", () => {
+  const items = [box("seat", 300, 0, 300, 165), box("m1", 100, 10, 190, 140, true), box("m2", 450, 10, 190, 140, true)];
+  const p = packBand(items, 10, 890);
+  const placed = items.map((b) => ({ ...b, ...p.spots.find((s) => s.id === b.id) }));
+  for (let i = 0; i < placed.length; i++)
+    for (let j = i + 1; j < placed.length; j++) assert.ok(!overlaps(placed[i], placed[j]), `${placed[i].id} and ${placed[j].id}`);
+  assert.equal(p.h, 165);
+});
+
 test("stackDown: first at the top, last at the bottom, the room left shared", () => {
   assert.deepEqual(stackDown([100, 200, 100], 0, 1000), [0, 400, 900]);
   assert.deepEqual(stackDown([100], 0, 1000), [450]);

@@ -67,7 +67,8 @@ export function rows(items: readonly Item[]): Item[][] {
 
 /**
  * `items` packed into `[lo, hi]` across: row by row, each row kept as it lies (moved across as a
- * whole only as far as it must to be inside) when it fits, else packed into lines (consecutive
+ * whole only as far as it must to be inside) when it fits and no two of its boxes overlap, else
+ * packed into lines (consecutive
  * rows of melds together), centred. Rows are `GAP` apart (or as far as they were, if less than
  * twice that).
  */
@@ -83,7 +84,7 @@ export function packBand(items: readonly Item[], lo: number, hi: number): Packed
     const top = Math.min(...row.map((b) => b.y));
     const gap = prevBottom === null ? 0 : Math.max(GAP, Math.min(2 * GAP, top - prevBottom));
     if (prevBottom !== null) y += gap;
-    if (right - left <= hi - lo) {
+    if (right - left <= hi - lo && !crossed(row)) {
       const shift = left < lo ? lo - left : right > hi ? hi - right : 0;
       const depth = Math.max(...row.map((b) => b.y + b.h)) - top;
       for (const b of row) spots.push({ id: b.id, x: b.x + shift, y: y + b.y - top });
@@ -107,6 +108,16 @@ export function packBand(items: readonly Item[], lo: number, hi: number): Packed
     prevBottom = Math.max(...row.map((b) => b.y + b.h));
   }
   return { spots, h: y };
+}
+
+/** Whether two of these boxes overlap (a place's room laid over a row of melds). */
+function crossed(list: readonly Item[]): boolean {
+  for (let i = 0; i < list.length; i++)
+    for (let j = i + 1; j < list.length; j++) {
+      const [a, b] = [list[i], list[j]];
+      if (a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h) return true;
+    }
+  return false;
 }
 
 /**
