@@ -25,6 +25,7 @@ from server.net.messages import CLIENT_EVENTS
 from server.net.sio import GuardedServer
 from server.net.sockets import SocketHandlers
 from server.room.service import RoomService
+from server.store.clients import node_url
 from server.store.embedded import EmbeddedRedis
 from server.store.redis_store import RedisStore
 
@@ -56,10 +57,11 @@ def create_app(config: Config) -> web.Application:
     )
     # With an external Redis, events fan out through it so several server processes can share
     # rooms; the embedded store is private to one process, so it fans out in memory.
+    # On a Redis Cluster it is given one node (python-socketio speaks to one server; plain
+    # pub/sub on a cluster node reaches every node).
+    store_url = config.store_url()
     manager = (
-        socketio.AsyncRedisManager(config.redis_url, channel="cardtable")
-        if config.redis_url
-        else None
+        socketio.AsyncRedisManager(node_url(store_url), channel="cardtable") if store_url else None
     )
     sio = GuardedServer(
         async_mode="aiohttp",
@@ -83,7 +85,7 @@ def create_app(config: Config) -> web.Application:
 
     async def store_ctx(app: web.Application) -> AsyncIterator[None]:
         embedded: EmbeddedRedis | None = None
-        url = config.redis_url
+        url = store_url
         if not url:
             embedded = EmbeddedRedis(config.data_dir, fsync=config.fsync).start()
             url = embedded.url
@@ -97,7 +99,7 @@ def create_app(config: Config) -> web.Application:
         rooms = RoomService(store, config.limits, bot_delay=config.bot_delay_seconds)
         app[ROOMS_KEY] = rooms
         # Other processes' commits arrive on the rooms' channels; the embedded store has none.
-        handlers.start(rooms, follow_others=bool(config.redis_url))
+        handlers.start(rooms, follow_others=bool(store_url))
         beat = asyncio.create_task(_heartbeat(handlers, config.heartbeat_seconds))
         yield
         beat.cancel()

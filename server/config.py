@@ -81,6 +81,14 @@ class Config:
         env="REDIS_URL",
         show=lambda _: "unset: embedded store",
     )
+    redis_cluster: str | None = setting(  # None: --redis-url (a redis+cluster:// URL is one too)
+        None,
+        flag="redis-cluster",
+        about="a Redis Cluster instead: some of its nodes, `host:port,host:port` (or "
+        "`--redis-url redis+cluster://host:port,...`); rooms are spread over its shards",
+        env="REDIS_CLUSTER",
+        show=lambda _: "unset",
+    )
     data_dir: Path = setting(
         flag="data-dir",
         about="embedded store directory",
@@ -189,6 +197,14 @@ class Config:
     )
     challenge_seconds: float = 60.0  # an unanswered challenge expires (and both are told)
     build: str = field(default_factory=default_build)  # a page of another build is out of date
+
+    def store_url(self) -> str | None:
+        """Where the store is: ``--redis-cluster`` as a ``redis+cluster://`` URL, else
+        ``--redis-url`` (None: the embedded store). server/store/clients.py reads both kinds."""
+        if self.redis_cluster:
+            nodes = self.redis_cluster.strip().replace(" ", "")
+            return nodes if "://" in nodes else "redis+cluster://" + nodes
+        return self.redis_url
 
     @classmethod
     def from_env(cls, **overrides: object) -> Config:

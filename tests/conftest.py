@@ -77,6 +77,22 @@ def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalClu
     cluster.stop()
 
 
+class OnCluster:
+    """What a test of ``redis_server`` reads (its ``url``), pointing at the test cluster."""
+
+    def __init__(self, cluster: LocalCluster) -> None:
+        self.cluster = cluster
+        self.url = cluster.url
+
+
+def single_or_cluster(request: pytest.FixtureRequest, single: EmbeddedRedis) -> object:
+    """For a ``redis_server`` fixture parametrised ``["redis", "cluster"]`` (tests/store and
+    tests/social override it so): the session's one Redis, or the session's cluster."""
+    if request.param == "cluster":
+        return OnCluster(request.getfixturevalue("redis_cluster"))
+    return single
+
+
 @pytest.fixture
 def private_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
     """A Redis Cluster of this test's own, for tests that kill its nodes (fast failover)."""

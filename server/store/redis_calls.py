@@ -1,14 +1,15 @@
 """What a failed Redis call means to the rest of the server: a connection that could not be made,
-a timeout, or a Redis still loading its data (or without its master) is
-:class:`server.store.base.StoreUnavailable`; any other Redis error is a bug and propagates."""
+a timeout, or a Redis still loading its data (or without its master; on a cluster, a shard
+failing over or a slot no node serves yet) is :class:`server.store.base.StoreUnavailable`; any
+other Redis error is a bug and propagates (CROSSSLOT too: every call keeps to one slot)."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable
 from typing import TypeVar
 
+from redis.exceptions import ClusterError, RedisError, SlotNotCoveredError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store.base import StoreUnavailable
@@ -21,6 +22,8 @@ async def reached(call: Awaitable[T]) -> T:
     try:
         return await call
     except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        raise StoreUnavailable(str(exc)) from exc
+    except (ClusterError, TryAgainError, SlotNotCoveredError) as exc:  # CLUSTERDOWN, TTL exhausted
         raise StoreUnavailable(str(exc)) from exc
     except RedisError as exc:
         if "LOADING" in str(exc) or "MASTERDOWN" in str(exc):

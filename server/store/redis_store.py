@@ -21,11 +21,6 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-import redis.asyncio as aioredis
-from redis.exceptions import BusyLoadingError, NoScriptError, RedisError
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
-
 from server.store.base import (
     FeedMessage,  # noqa: F401 - the interface's outcomes, named here too
     Repeated,
@@ -34,6 +29,7 @@ from server.store.base import (
     StoreUnavailable,
     VersionMismatch,
 )
+from server.store.clients import Client, ScriptRunner, connect
 from server.store.feed import RedisFeed, feed_channel, has_sharded_pubsub
 from server.store.redis_calls import reached
 from server.store.social_store import RedisSocialStore
@@ -164,26 +160,17 @@ class RedisStore:
         self.log_cap = log_cap
         self.ttl = ttl_seconds
         self.id_cap = id_cap  # operation ids remembered per player and room
-        # A blocking pool: with thousands of players more commands are in flight at once than
-        # redis-py's default pool holds (100, and past that it raises at once); here they
-        # wait for a free connection (one Redis thread serves them all anyway), and only a
-        # wait past ``pool_wait`` counts as the store being unavailable.
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url,
-            max_connections=max_connections,
-            timeout=pool_wait,
-            socket_timeout=socket_timeout,
-            socket_connect_timeout=socket_timeout,
-            health_check_interval=5,
-            retry_on_timeout=False,
+        # One Redis or a Redis Cluster (a ``redis+cluster://`` URL): see server/store/clients.py.
+        self.redis: Client = connect(
+            url, socket_timeout=socket_timeout, max_connections=max_connections, pool_wait=pool_wait
         )
-        self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)  # closes the pool with it
-        self._create = self.redis.register_script(_CREATE)
-        self._commit = self.redis.register_script(_COMMIT)
+        self._scripts = ScriptRunner(self.redis)
+        self._create = self._scripts.register(_CREATE)
+        self._commit = self._scripts.register(_COMMIT)
         self._commit_sharded = self.redis.register_script(_sharded(_COMMIT))
         self._sharded: bool | None = None  # has sharded pub/sub: asked once (sharded_pubsub)
-        self._log_range = self.redis.register_script(_LOG_RANGE)
-        self._refuse = self.redis.register_script(_REFUSE)
+        self._log_range = self._scripts.register(_LOG_RANGE)
+        self._refuse = self._scripts.register(_REFUSE)
         self.social = RedisSocialStore(self.redis)
 
     def subscription(self) -> RedisFeed:
@@ -201,42 +188,10 @@ class RedisStore:
 
     async def _write(self, script: Any, keys: list[str], args: list[Any]) -> Any:
         """Run a write script on a connection of its own, so a failure can say whether the
-        command was sent: before (no connection, a failed health check, Redis still loading),
-        nothing ran; after (a timeout, a dropped connection), Redis may have run it or may
-        still run it once a stalled server resumes."""
-        pool = self.redis.connection_pool
-        try:
-            conn = await pool.get_connection()
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        try:
-            try:
-                await conn.check_health()
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-                await conn.disconnect(nowait=True)
-                raise StoreUnavailable(str(exc)) from exc
-            try:
-                await conn.send_command(
-                    "EVALSHA", script.sha, len(keys), *keys, *args, check_health=False
-                )
-                try:
-                    return await conn.read_response()
-                except NoScriptError:  # not run: Redis lost its script cache (a restart)
-                    await conn.send_command(
-                        "EVAL", script.script, len(keys), *keys, *args, check_health=False
-                    )
-                    return await conn.read_response()
-            except BusyLoadingError as exc:  # refused, not run: Redis is loading its data
-                raise StoreUnavailable(str(exc)) from exc
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-                await conn.disconnect(nowait=True)
-                raise StoreUnavailable(str(exc), maybe_applied=True) from exc
-            except RedisError as exc:
-                if "MASTERDOWN" in str(exc):  # refused, not run
-                    raise StoreUnavailable(str(exc)) from exc
-                raise
-        finally:
-            await pool.release(conn)
+        command was sent: before (no connection, a failed health check, Redis still loading,
+        a shard without a master), nothing ran; after (a timeout, a dropped connection), Redis
+        may have run it or may still run it once a stalled server resumes."""
+        return await self._scripts.run(script, keys, args)
 
     async def ping(self) -> bool:
         try:
@@ -399,7 +354,7 @@ return {}
 
     @cached_property
     def _sliding(self) -> Any:
-        return self.redis.register_script(self._SLIDING)
+        return self._scripts.register(self._SLIDING)
 
     async def window_add(
         self, key: str, member: str, now: float, windows: Sequence[tuple[float, int]]
@@ -456,11 +411,11 @@ return 1
 
     @cached_property
     def _put_image(self) -> Any:
-        return self.redis.register_script(self._PUT_IMAGE)
+        return self._scripts.register(self._PUT_IMAGE)
 
     @cached_property
     def _create_with_images(self) -> Any:
-        return self.redis.register_script(self._CREATE_WITH_IMAGES)
+        return self._scripts.register(self._CREATE_WITH_IMAGES)
 
     async def put_image(self, code: str, digest: str, data: bytes, most: int) -> int:
         """Store an image under its sha256 with room ``code`` (same TTL as the room): 1 stored,
