@@ -7,6 +7,13 @@ name and at most one argument, on the default namespace. Anything else is answer
 ``error`` event (``bad_request`` or ``too_large``) and changes nothing; no client input can
 raise inside the library and put a traceback in the log.
 
+Two wires on one server: JSON text frames (python-socketio's default parser) and msgpack binary
+frames (``socket.io-msgpack-parser``, what the page uses). A connection's wire is the type of
+the frame its Socket.IO CONNECT came in: binary means msgpack, for the whole connection. So a
+stock client of either parser works unconfigured, one room mixes both, and an event to many is
+encoded once per wire (:class:`Frame` is the JSON text that makes its msgpack twin on first
+use). A msgpack connection's text frames, and a JSON connection's binary ones, are refused.
+
 The protocol has no binary data and never asks a client for an acknowledgement, so a client's
 ACK, BINARY_EVENT and BINARY_ACK packets are refused like any bad event. A refused binary
 event's attachments (binary frames) are dropped unanswered, and it never waits for them: the
@@ -28,10 +35,11 @@ from socketio import packet as sio_packet
 from server.errors import BAD_REQUEST, TOO_LARGE, CardtableError
 from server.net.eio import BAD_PACKET, GuardedEngine
 from server.net.messages import safe_ref
-from server.net.wire import MALFORMED
+from server.net.wire import MALFORMED, pack_packet, unpack_packet
 
 log = logging.getLogger("cardtable.sio")
 MAX_DROPPED_ATTACHMENTS = 64  # binary frames dropped after one refused binary event
+BINARY_KINDS = (sio_packet.BINARY_EVENT, sio_packet.BINARY_ACK)
 
 
 def event_ref(data: Any) -> int | str | None:
@@ -39,12 +47,40 @@ def event_ref(data: Any) -> int | str | None:
     return safe_ref(data[1]) if isinstance(data, list) and len(data) > 1 else None
 
 
+class Frame(str):
+    """A JSON-encoded Socket.IO packet that can give its msgpack encoding, made once."""
+
+    packet: sio_packet.Packet
+    _binary: eio_packet.Packet | None = None
+
+    def binary(self) -> eio_packet.Packet:
+        """The Engine.IO MESSAGE carrying this packet in msgpack."""
+        if self._binary is None:
+            p = self.packet
+            data = pack_packet(p.packet_type, p.namespace, p.data, p.id)
+            self._binary = eio_packet.Packet(eio_packet.MESSAGE, data)
+        return self._binary
+
+
+class WirePacket(sio_packet.Packet):
+    """python-socketio's JSON packet, whose encoding is a :class:`Frame`."""
+
+    def encode(self) -> Any:
+        encoded = super().encode()
+        if isinstance(encoded, str):
+            encoded = Frame(encoded)
+            encoded.packet = self
+        return encoded
+
+
 class GuardedServer(socketio.AsyncServer):
     """``events``: the client event names handlers may receive; ``frame_limit``: the largest
     frame decoded at all (bigger ones get ``too_large`` unread)."""
 
     def __init__(self, *args: Any, events: frozenset[str], frame_limit: int, **kwargs: Any) -> None:
+        kwargs.setdefault("serializer", WirePacket)
         super().__init__(*args, **kwargs)
+        self.msgpack_sids: set[str] = set()  # eio sids of connections that speak msgpack
         self.client_events = events
         self.frame_limit = frame_limit
         self._drop_binary: dict[str, int] = {}  # eio sid -> attachments still to drop
@@ -67,15 +103,29 @@ class GuardedServer(socketio.AsyncServer):
         connection's frames go out in the order of these calls."""
         pkt = self.packet_class(sio_packet.EVENT, data=[event, data], binary=False)
         encoded = pkt.encode()
-        if isinstance(encoded, list):  # binary attachments: not our payloads, but be correct
+        if not isinstance(encoded, Frame):  # binary attachments: not our payloads, but be correct
             raise TypeError("send_to takes plain JSON-like data")
         frame = eio_packet.Packet(eio_packet.MESSAGE, encoded)
         eio_sid_of = self.manager.eio_sid_from_sid
         sockets = self.eio.sockets
+        msgpack_sids = self.msgpack_sids
         for sid in sids:
-            socket = sockets.get(eio_sid_of(sid, "/"))
+            eio_sid = eio_sid_of(sid, "/")
+            socket = sockets.get(eio_sid)
             if socket is not None and not socket.closed:
-                socket.queue.put_nowait(frame)
+                socket.queue.put_nowait(encoded.binary() if eio_sid in msgpack_sids else frame)
+
+    async def _send_packet(self, eio_sid: str, pkt: Any) -> None:
+        if eio_sid in self.msgpack_sids:
+            data = pack_packet(pkt.packet_type, pkt.namespace, pkt.data, pkt.id)
+            await self.eio.send(eio_sid, data)
+        else:
+            await super()._send_packet(eio_sid, pkt)
+
+    async def _send_eio_packet(self, eio_sid: str, eio_pkt: Any) -> None:
+        if eio_sid in self.msgpack_sids and isinstance(eio_pkt.data, Frame):
+            eio_pkt = eio_pkt.data.binary()
+        await super()._send_eio_packet(eio_sid, eio_pkt)
 
     async def _handle_eio_message(self, eio_sid: str, data: Any) -> None:
         if isinstance(data, str | bytes) and len(data) > self.frame_limit:
@@ -86,6 +136,9 @@ class GuardedServer(socketio.AsyncServer):
         if isinstance(data, bytes):
             if self._drop_binary.get(eio_sid):  # an attachment of a refused binary event
                 self._drop_binary[eio_sid] -= 1
+                return
+            if eio_sid in self.msgpack_sids or self.manager.sid_from_eio_sid(eio_sid, "/") is None:
+                await self._handle_msgpack(eio_sid, data)
                 return
             await self.refuse(
                 eio_sid,
@@ -100,48 +153,86 @@ class GuardedServer(socketio.AsyncServer):
                 eio_sid, CardtableError(BAD_REQUEST, "Malformed message: not an Engine.IO packet.")
             )
             return
+        if eio_sid in self.msgpack_sids:
+            await self.refuse(
+                eio_sid,
+                CardtableError(
+                    BAD_REQUEST, "This connection speaks msgpack: send binary frames, not text."
+                ),
+            )
+            return
         try:
             if not isinstance(data, str):
                 raise ValueError("not text")
             pkt = self.packet_class(encoded_packet=data)
-            kind = pkt.packet_type
-            if kind == sio_packet.EVENT:
-                await self._handle_event(eio_sid, pkt.namespace, pkt.id, pkt.data)
-            elif kind == sio_packet.CONNECT:
-                await self._handle_connect(eio_sid, pkt.namespace, pkt.data)
-            elif kind == sio_packet.DISCONNECT:
-                await self._handle_disconnect(eio_sid, pkt.namespace, self.reason.CLIENT_DISCONNECT)
-            elif kind in (sio_packet.BINARY_EVENT, sio_packet.BINARY_ACK):
-                if pkt.attachment_count:
-                    self._drop_binary[eio_sid] = min(pkt.attachment_count, MAX_DROPPED_ATTACHMENTS)
-                await self.refuse(
-                    eio_sid,
-                    CardtableError(
-                        BAD_REQUEST,
-                        "Binary events are not part of the protocol: send the payload as JSON.",
-                    ),
-                    event_ref(pkt.data),
-                )
-            elif kind == sio_packet.ACK:
-                await self.refuse(
-                    eio_sid,
-                    CardtableError(
-                        BAD_REQUEST,
-                        "This server never asks for an acknowledgement: ACK packets "
-                        "are not part of the protocol.",
-                    ),
-                )
-            else:  # CONNECT_ERROR: only a server sends it
-                raise ValueError(f"packet type {kind}")
+            if pkt.attachment_count and pkt.packet_type in BINARY_KINDS:
+                self._drop_binary[eio_sid] = min(pkt.attachment_count, MAX_DROPPED_ATTACHMENTS)
+            await self._dispatch(eio_sid, pkt.packet_type, pkt.namespace, pkt.id, pkt.data)
         except Exception as exc:  # a frame the packet decoder can't read
             log.debug("malformed frame from %s: %r", eio_sid, exc)
             await self.refuse(
                 eio_sid, CardtableError(BAD_REQUEST, "Malformed message: not a Socket.IO packet.")
             )
 
+    async def _handle_msgpack(self, eio_sid: str, data: bytes) -> None:
+        """A binary frame of a msgpack connection, or of one not connected yet (whose CONNECT
+        in a binary frame makes it a msgpack connection)."""
+        try:
+            kind, namespace, id, payload = unpack_packet(data)
+        except ValueError as exc:
+            log.debug("malformed msgpack frame from %s: %r", eio_sid, exc)
+            await self.refuse(
+                eio_sid,
+                CardtableError(
+                    BAD_REQUEST, "Malformed message: not a msgpack Socket.IO packet of JSON values."
+                ),
+            )
+            return
+        if kind == sio_packet.CONNECT:
+            self.msgpack_sids.add(eio_sid)
+        try:
+            await self._dispatch(eio_sid, kind, namespace, id, payload)
+        except Exception as exc:  # what the library's connect could not take, say
+            log.debug("refused msgpack packet from %s: %r", eio_sid, exc)
+            await self.refuse(
+                eio_sid, CardtableError(BAD_REQUEST, "Malformed message: not a Socket.IO packet.")
+            )
+
+    async def _dispatch(
+        self, eio_sid: str, kind: int, namespace: str | None, id: Any, data: Any
+    ) -> None:
+        """One decoded Socket.IO packet, from either wire."""
+        if kind == sio_packet.EVENT:
+            await self._handle_event(eio_sid, namespace, id, data)
+        elif kind == sio_packet.CONNECT:
+            await self._handle_connect(eio_sid, namespace, data)
+        elif kind == sio_packet.DISCONNECT:
+            await self._handle_disconnect(eio_sid, namespace, self.reason.CLIENT_DISCONNECT)
+        elif kind in BINARY_KINDS:
+            await self.refuse(
+                eio_sid,
+                CardtableError(
+                    BAD_REQUEST,
+                    "Binary events are not part of the protocol: send the payload as JSON.",
+                ),
+                event_ref(data),
+            )
+        elif kind == sio_packet.ACK:
+            await self.refuse(
+                eio_sid,
+                CardtableError(
+                    BAD_REQUEST,
+                    "This server never asks for an acknowledgement: ACK packets "
+                    "are not part of the protocol.",
+                ),
+            )
+        else:  # CONNECT_ERROR: only a server sends it
+            raise ValueError(f"packet type {kind}")
+
     async def _handle_eio_disconnect(self, eio_sid: str, reason: Any) -> None:
         self._drop_binary.pop(eio_sid, None)
         await super()._handle_eio_disconnect(eio_sid, reason)
+        self.msgpack_sids.discard(eio_sid)
 
     async def _handle_event(self, eio_sid: str, namespace: str | None, id: Any, data: Any) -> None:
         if (namespace or "/") != "/":

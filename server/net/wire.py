@@ -1,8 +1,15 @@
-"""The JSON codec handed to python-socketio, hardened against hostile frames, fast out.
+"""The wire codecs: JSON (handed to python-socketio) and msgpack, hardened against hostile
+frames, fast out.
 
 A frame that is not valid JSON, or nests deeply enough to exhaust the parser's recursion, would
 otherwise raise inside the library and be dropped without a word. Here it decodes to the event
 ``MALFORMED`` instead, which the socket layer answers with an ``error`` event.
+
+msgpack (:func:`pack_packet`, :func:`unpack_packet`) is the format of the browser's
+``socket.io-msgpack-parser``: one Socket.IO packet is one binary frame holding the map
+``{type, nsp, data, id?}``. What comes in is held to what JSON could carry: str keys, no
+binary, no extension types (save notepack's ``undefined``, which becomes what
+``JSON.stringify`` makes of it: a dropped key, ``null`` in a list).
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgpack
 import msgspec
 
 MALFORMED = "__malformed__"
@@ -34,3 +42,76 @@ def loads(s: str | bytes, **kwargs: Any) -> Any:
         return json.loads(s, **kwargs)
     except (ValueError, RecursionError):
         return [MALFORMED, None]
+
+
+# --- msgpack -------------------------------------------------------------------------------
+
+_UNDEFINED = object()  # notepack.io's ``undefined``: fixext 1, type 0, one zero byte
+MAX_DEPTH = 64  # nesting a msgpack frame may have (JSON's is bounded by the recursion limit)
+_pack = msgspec.msgpack.Encoder().encode
+
+
+def _ext(code: int, data: memoryview) -> Any:
+    if code == 0 and bytes(data) == b"\x00":
+        return _UNDEFINED
+    raise ValueError(f"msgpack extension type {code}")
+
+
+_unpack = msgspec.msgpack.Decoder(ext_hook=_ext).decode
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
+    """``value`` as JSON would have carried it; ValueError for what JSON can't carry."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    if depth >= MAX_DEPTH:
+        raise ValueError("nested too deeply")
+    if isinstance(value, list):
+        return [None if v is _UNDEFINED else _plain(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise ValueError("a map key that is not a string")
+            if v is not _UNDEFINED:
+                out[k] = _plain(v, depth + 1)
+        return out
+    raise ValueError(f"{type(value).__name__} is not part of the protocol")
+
+
+def pack_packet(packet_type: int, namespace: str | None, data: Any, id: int | None) -> bytes:
+    """One Socket.IO packet as socket.io-msgpack-parser reads it (no ``data`` or ``id`` key
+    when there is none: the parser checks ``data === undefined`` for DISCONNECT)."""
+    d: dict[str, Any] = {"type": packet_type, "nsp": namespace or "/"}
+    if data is not None:
+        d["data"] = data
+    if id is not None:
+        d["id"] = id
+    try:
+        return _pack(d)
+    except (TypeError, OverflowError, UnicodeEncodeError, msgspec.EncodeError):
+        # What msgspec refuses (a lone surrogate): through JSON, replaced as UTF-8 can't hold it
+        out: bytes = msgpack.packb(json.loads(dumps(d)), unicode_errors="replace")
+        return out
+
+
+def unpack_packet(frame: bytes) -> tuple[int, str, int | None, Any]:
+    """``(type, namespace, id, data)`` of a msgpack Socket.IO packet; ValueError if the frame is
+    not one, or carries what JSON could not."""
+    try:
+        d = _unpack(frame)
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise ValueError(str(exc)) from exc
+    if not isinstance(d, dict):
+        raise ValueError("not a map")
+    kind, nsp, id = d.get("type"), d.get("nsp", "/"), d.get("id")
+    if type(kind) is not int or not 0 <= kind <= 6:
+        raise ValueError("bad packet type")
+    if not isinstance(nsp, str):
+        raise ValueError("bad namespace")
+    if id is _UNDEFINED:
+        id = None
+    if id is not None and type(id) is not int:
+        raise ValueError("bad packet id")
+    data = d.get("data")
+    return kind, nsp, id, None if data is _UNDEFINED else _plain(data)

@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import msgpack
 
+from server.app import SIO_KEY
 from server.net.messages import CLIENT_EVENTS
 from tests.cluster.procs import ServerProcess
 from tests.conftest import RunningServer, new_room
@@ -161,6 +163,122 @@ async def ack_and_binary_packets(server: RunningServer) -> None:
 
 async def test_client_ack_and_binary_packets_get_one_error_and_swallow_nothing(server):
     await ack_and_binary_packets(server)
+
+
+# --- the msgpack wire --------------------------------------------------------------------------
+
+
+class RawMsgpack:
+    """A websocket speaking msgpack Socket.IO packets by hand (socket.io-msgpack-parser's shape:
+    one binary frame per packet, ``{type, nsp, data, id?}``)."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+
+    @classmethod
+    async def open(cls, http: aiohttp.ClientSession, url: str) -> RawMsgpack:
+        ws = await http.ws_connect(f"{url}/socket.io/?EIO=4&transport=websocket", max_msg_size=0)
+        assert (await ws.receive_str()).startswith("0{")  # Engine.IO's OPEN: always text
+        await ws.send_bytes(msgpack.packb({"type": 0, "nsp": "/"}))
+        answer = msgpack.unpackb(await ws.receive_bytes())
+        assert answer["type"] == 0 and "sid" in answer["data"], answer
+        return cls(ws)
+
+    async def emit(self, name: str, payload: Any) -> None:
+        await self.ws.send_bytes(msgpack.packb({"type": 2, "nsp": "/", "data": [name, payload]}))
+
+    async def next(self, *names: str, timeout: float = 5.0) -> tuple[str, Any]:
+        while True:
+            msg = await asyncio.wait_for(self.ws.receive(), timeout)
+            if msg.type == aiohttp.WSMsgType.TEXT and msg.data == "2":
+                await self.ws.send_str("3")
+                continue
+            assert msg.type == aiohttp.WSMsgType.BINARY, f"not a msgpack frame: {msg}"
+            pkt = msgpack.unpackb(msg.data)
+            assert pkt["type"] == 2 and pkt["nsp"] == "/", pkt
+            name, payload = pkt["data"]
+            if name in names:
+                return name, payload
+
+    async def answer_then_probe(self, frame: bytes = b"") -> dict[str, Any]:
+        """The one error answering the frame just sent; the probe's ack proves it was the only
+        answer and the connection still works."""
+        name, err = await self.next(*ANSWERS)
+        assert name == "error", (frame[:60], name, err)
+        await self.emit("sync", {"since": 10_000, "ref": "probe"})
+        name, data = await self.next(*ANSWERS)
+        assert (name, data["ref"]) == ("ack", "probe"), (err, name, data)
+        return err
+
+
+def _event(data: Any, **extra: Any) -> bytes:
+    return msgpack.packb({"type": 2, "nsp": "/", "data": data, **extra})
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+# Frames a msgpack connection may send that are no packet of JSON values: each gets bad_request.
+BAD_MSGPACK = [
+    b"\xc1",  # never used in msgpack
+    b"\x92\x01",  # an array cut short
+    msgpack.packb([2, "/", ["op", {}]]),  # not a map
+    msgpack.packb({"type": 9, "nsp": "/", "data": []}),
+    msgpack.packb({"type": "2", "nsp": "/", "data": []}),
+    msgpack.packb({"type": 2, "nsp": 7, "data": ["op", {}]}),
+    msgpack.packb({"type": 2, "nsp": "/", "data": ["op", {}], "id": "x"}),
+    msgpack.packb({"type": 2, "nsp": "/", "data": ["op", {1: "flip"}]}, strict_types=False),
+    msgpack.packb({1: 2}),  # a non-str key at the top
+    _event(["op", {"op": "flip", "id": "deck", "x": b"bytes"}]),
+    _event(["op", {"op": "flip", "id": "deck", "x": msgpack.ExtType(5, b"ext")}]),
+    _event(["op", {"op": "flip", "id": "deck", "x": msgpack.ExtType(0, b"\x01")}]),
+    _event(["op", {"op": "flip", "id": "deck", "x": msgpack.Timestamp(1, 0)}]),
+    b"\x91" * 100_000 + b"\xc0",  # arrays nested 100,000 deep
+    _event(["op", {"x": _nested(70)}]),  # over the 64 levels JSON-like values may nest
+    msgpack.packb({"type": 3, "nsp": "/", "data": ["x"], "id": 1}),  # an ACK
+    msgpack.packb({"type": 5, "nsp": "/", "data": ["op", {}]}),  # a BINARY_EVENT
+    msgpack.packb({"type": 2, "nsp": "/", "data": ["connect", {}]}),
+    msgpack.packb({"type": 2, "nsp": "/", "data": "op"}),
+    msgpack.packb({"type": 2, "nsp": "/other", "data": ["op", {}]}),
+]
+
+
+async def msgpack_frames(server: RunningServer) -> None:
+    async with aiohttp.ClientSession() as http:
+        room = await new_room(server)
+        sock = await RawMsgpack.open(http, server.url)
+        await sock.emit("join", {"code": room, "name": "Mia"})
+        await sock.next("snapshot")
+        start = (await server_table(server, room)).version
+        for frame in BAD_MSGPACK:
+            await sock.ws.send_bytes(frame)
+            err = await sock.answer_then_probe(frame)
+            assert err["code"] == "bad_request", (frame[:40], err)
+        # Undefined (notepack's fixext) is what JSON.stringify makes of it: a dropped key.
+        await sock.ws.send_bytes(
+            _event(["op", {"op": "flip", "id": "deck", "ref": 4, "x": msgpack.ExtType(0, b"\x00")}])
+        )
+        name, ack = await sock.next(*ANSWERS)
+        assert (name, ack["ref"]) == ("ack", 4), (name, ack)
+        # Text on a msgpack connection, and a frame over the limit.
+        await sock.ws.send_str('42["op",{"op":"flip","id":"deck"}]')
+        err = await sock.answer_then_probe()
+        assert err["code"] == "bad_request" and "msgpack" in err["message"]
+        limit = server.app[SIO_KEY].frame_limit
+        await sock.ws.send_bytes(_event(["op", {"op": "flip", "pad": "x" * limit}]))
+        err = await sock.answer_then_probe()
+        assert err["code"] == "too_large"
+        assert (await server_table(server, room)).version == start + 1  # only ref 4 applied
+        assert not sock.ws.closed
+        await sock.ws.close()
+
+
+async def test_hostile_msgpack_frames_get_one_error_and_change_nothing(server):
+    await msgpack_frames(server)
 
 
 # --- Engine.IO packets a client may not send -------------------------------------------------
@@ -466,6 +584,7 @@ async def test_the_whole_hostile_suite_leaves_no_traceback_and_no_error_line(
     for battery in (
         strict_cases,
         ack_and_binary_packets,
+        msgpack_frames,
         engine_io_over_websocket,
         engine_io_over_polling,
         ref_null_everywhere,

@@ -3,6 +3,7 @@
 // with a `ref` so that `ack`/`error` settle our optimistic (pending) changes.
 
 import { io, type Socket } from "socket.io-client";
+import * as msgpackParser from "socket.io-msgpack-parser";
 import { applyDelta } from "../table/board";
 import { type Pending, type State, recompute } from "../table/state";
 import type { Ack, Delta, Joined, Op, Player, ServerError, Snapshot } from "../core/types";
@@ -73,6 +74,8 @@ export class Conn {
   ) {
     this.socket = io({
       transports: ["websocket"],
+      // msgpack on the wire (docs/protocol.md, "Wire format"): smaller frames, cheaper to encode
+      parser: msgpackParser,
       autoConnect: false,
       reconnectionDelay: 400,
       reconnectionDelayMax: 2500,
