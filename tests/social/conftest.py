@@ -1,4 +1,8 @@
-"""Fixtures for the social tests: clients on the shared test server, closed at the end."""
+"""Fixtures for the social tests: clients on the shared test server, closed at the end.
+
+The suite runs twice: on one Redis and on a Redis Cluster (``redis_server`` parametrised, so the
+shared test server and every server a test starts from ``redis_server.url`` use each in turn).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,14 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import RunningServer
+from server.store.embedded import EmbeddedRedis
+from tests.conftest import RunningServer, single_or_cluster
 from tests.social.helpers import SocialClient, social_client
+
+
+@pytest.fixture(scope="session", params=["redis", "cluster"])
+def redis_server(request: pytest.FixtureRequest, redis_server: EmbeddedRedis) -> object:
+    return single_or_cluster(request, redis_server)
 
 
 @pytest.fixture
