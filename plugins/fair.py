@@ -35,6 +35,9 @@ _SPAN = 2**32
 # gives for the record's ``order`` (or None when it cannot tell, e.g. an unknown player count).
 Dealing = Callable[[Mapping[str, Any]], "list[str] | None"]
 _DEALINGS: dict[str, Dealing] = {}
+# Each game's canonical deck for a number of players, registered the same way (``register_deck``):
+# a record of that game verifies only with exactly that deck, so an empty or short deal cannot.
+_DECKS: dict[str, Callable[[int], list[str]]] = {}
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,24 @@ def register_dealing(game: str, pattern: Dealing) -> None:
     _DEALINGS[game] = pattern
 
 
+def register_deck(game: str, deck: Callable[[int], list[str]]) -> None:
+    """Let ``verify`` require ``game``'s full canonical deck (``deck(players)``, in order)."""
+    _DECKS[game] = deck
+
+
+def full_deck(record: Mapping[str, Any]) -> list[str] | None:
+    """The canonical deck the record's game deals from (None: a game that registered none, such
+    as free play). The players are those the record lists, else the hands ``dealt`` names."""
+    make = _DECKS.get(str(record.get("game")))
+    if make is None:
+        return None
+    players = record.get("players")
+    if isinstance(players, list) and players:
+        return make(len(players))
+    dealt = record.get("dealt")
+    return make(len({str(d) for d in dealt if str(d).isdigit()}) if isinstance(dealt, list) else 0)
+
+
 def round_robin(
     total: int, players: Sequence[str], first: int, per_hand: int, upcard: bool
 ) -> list[str]:
@@ -189,8 +210,18 @@ def verify(record: Mapping[str, Any]) -> Verdict:
     if not isinstance(deck, list) or not isinstance(order, list):
         problems.append("The record must list the canonical deck and the shuffled order.")
         deck = order = None
-    elif Counter(map(_card_key, deck)) != Counter(map(_card_key, order)):
-        problems.append("The order is not a rearrangement of the deck: a card was added or lost.")
+    else:
+        if Counter(map(_card_key, deck)) != Counter(map(_card_key, order)):
+            problems.append(
+                "The order is not a rearrangement of the deck: a card was added or lost."
+            )
+        full = full_deck(record)
+        if full is not None and deck != full:
+            problems.append(
+                f"The deck is not the game's full deck ({len(full)} cards in their usual order)."
+            )
+        elif full is None and not deck:
+            problems.append("The deck is empty: there is no deal to check.")
     if not isinstance(dealt, list) or order is not None and len(dealt) != len(order):
         problems.append("The record must say where each card of the order went, one per card.")
         dealt = None

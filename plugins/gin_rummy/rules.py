@@ -1499,3 +1499,4 @@ if TYPE_CHECKING:  # GinRummy satisfies the plugin protocol
 
 
 fair.register_round_robin("gin_rummy", lambda players: HAND_SIZE, upcard=True)
+fair.register_deck("gin_rummy", lambda players: full_deck())

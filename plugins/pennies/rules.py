@@ -1597,3 +1597,4 @@ if TYPE_CHECKING:  # Pennies satisfies the plugin protocol
 
 
 fair.register_round_robin("pennies", lambda players: HAND_SIZE, upcard=True)
+fair.register_deck("pennies", full_deck)

@@ -1090,3 +1090,4 @@ if TYPE_CHECKING:  # Rummy satisfies the plugin protocol
 
 
 fair.register_round_robin("rummy", deal_size, upcard=True)
+fair.register_deck("rummy", lambda players: list(STANDARD))

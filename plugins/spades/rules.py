@@ -1269,3 +1269,4 @@ if TYPE_CHECKING:  # Spades satisfies the plugin protocol
 
 
 fair.register_round_robin("spades", lambda players: 13, upcard=False)
+fair.register_deck("spades", lambda players: list(STANDARD))

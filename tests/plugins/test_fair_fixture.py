@@ -17,6 +17,7 @@ from plugins.spades.rules import ENGINE as SPADES
 
 FIXTURE = Path(__file__).parents[2] / "web" / "test" / "fixtures" / "fair_cases.json"
 SEED = bytes.fromhex("5eed" * 16)
+PENNIES_2 = [*(f"{s}{r}" for s in "CDHS" for r in range(1, 14))] * 2 + ["J1", "J2"] * 2
 
 
 def base(game: str, n: int, deal: int, part: dict[str, Any], room: str = "QRST") -> dict[str, Any]:
@@ -62,6 +63,14 @@ def tampered(name: str, record: dict[str, Any], **changes: Any) -> tuple[str, di
     return name, {**record, **changes}
 
 
+def reshuffled(name: str, record: dict[str, Any], deck: list[Any]) -> tuple[str, dict[str, Any]]:
+    """A server's lie the shuffle check alone misses: another deck, shuffled with the real key
+    (the order is the seed's shuffle of it), dealt as far as it goes."""
+    key = fair.deal_key(SEED, record["room"], record["deal"], record["values"])
+    order = fair.shuffle(deck, key)
+    return name, {**record, "deck": deck, "order": order, "dealt": record["dealt"][: len(deck)]}
+
+
 def cases() -> list[dict[str, Any]]:
     spades = base("spades", 4, 1, {})
     gin = base("gin_rummy", 2, 2, {})
@@ -88,6 +97,11 @@ def cases() -> list[dict[str, Any]]:
         tampered("version 2", spades, version=2),
         tampered("a bad value", spades, values=["ABC", None, None, None]),
         tampered("uppercase seed", spades, seed=SEED.hex().upper()),
+        reshuffled("an empty deal", spades, []),
+        reshuffled("a card missing", spades, spades["deck"][:-1]),
+        reshuffled("a card twice", spades, [*spades["deck"][:-1], spades["deck"][0]]),
+        reshuffled("pennies with 3 dealt a 2-player deck", base("pennies", 3, 1, {}), PENNIES_2),
+        reshuffled("an empty free-play shuffle", free_play(), []),
     ]
     out = []
     for name, record in named:

@@ -23,6 +23,34 @@ const DEALINGS: Record<string, { perHand: (n: number) => number; upcard: boolean
   pennies: { perHand: () => 11, upcard: true },
 };
 
+const STANDARD = ["C", "D", "H", "S"].flatMap((suit) => Array.from({ length: 13 }, (_, r) => `${suit}${r + 1}`));
+
+/** `decks` standard decks then `jokers` jokers, red and black in turn (plugins/cards.py deck). */
+function cards(decks: number, jokers: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < decks; i++) out.push(...STANDARD);
+  for (let i = 0; i < jokers; i++) out.push(i % 2 === 0 ? "J1" : "J2");
+  return out;
+}
+
+/** Each game's canonical deck for n players (docs/fairness.md, "Each game's deck and deal"). */
+const DECKS: Record<string, (n: number) => string[]> = {
+  spades: () => cards(1, 0),
+  gin_rummy: () => cards(1, 0),
+  rummy: () => cards(1, 0),
+  pennies: (n) => (n === 2 ? cards(2, 4) : cards(4, 8)),
+};
+
+/** The record's game's full deck (null: free play or a game not listed); the players are those listed, else the hands in `dealt`. */
+function fullDeck(record: Record<string, unknown>): string[] | null {
+  const make = DECKS[String(record.game)];
+  if (!make) return null;
+  const players = record.players;
+  if (Array.isArray(players) && players.length > 0) return make(players.length);
+  const dealt = record.dealt;
+  return make(Array.isArray(dealt) ? new Set(dealt.map(String).filter((d) => /^[0-9]+$/.test(d))).size : 0);
+}
+
 function concat(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -169,8 +197,12 @@ export async function verify(input: unknown): Promise<Verdict> {
   if (!Array.isArray(deck) || !Array.isArray(order)) {
     problems.push("The record must list the canonical deck and the shuffled order.");
     deck = order = null;
-  } else if (!sameCards(deck, order)) {
-    problems.push("The order is not a rearrangement of the deck: a card was added or lost.");
+  } else {
+    if (!sameCards(deck, order)) problems.push("The order is not a rearrangement of the deck: a card was added or lost.");
+    const full = fullDeck(record);
+    if (full !== null && JSON.stringify(deck) !== JSON.stringify(full))
+      problems.push(`The deck is not the game's full deck (${full.length} cards in their usual order).`);
+    else if (full === null && deck.length === 0) problems.push("The deck is empty: there is no deal to check.");
   }
   if (!Array.isArray(dealt) || (order !== null && dealt.length !== order.length)) {
     problems.push("The record must say where each card of the order went, one per card.");
