@@ -41,6 +41,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store.base import StoreUnavailable
+from server.store.replicas import wait_for_replicas
 
 Client = aioredis.Redis | RedisCluster
 
@@ -166,6 +167,9 @@ class ScriptRunner:
     def __init__(self, client: Client) -> None:
         self.client = client
         self.refreshed = 0.0
+        # Replicas that must have a write before it is answered (WAIT: server/store/replicas.py).
+        self.replicas = 0
+        self.replica_timeout_ms = 1000
 
     def register(self, source: str) -> Script:
         return Script(self, source)
@@ -196,6 +200,7 @@ class ScriptRunner:
             raise StoreUnavailable(str(exc)) from exc
         try:
             got = await _send(conn, script, keys, args, asking)
+            await wait_for_replicas(conn, self.replicas, self.replica_timeout_ms)
             return got
         except (BusyLoadingError, ClusterDownError, TryAgainError) as exc:  # refused, not run
             raise StoreUnavailable(str(exc)) from exc

@@ -155,6 +155,7 @@ class RedisStore:
         max_connections: int = 64,
         pool_wait: float = 5.0,
         id_cap: int = 100,
+        replicas: int = 0,
     ) -> None:
         self.url = url
         self.log_cap = log_cap
@@ -165,6 +166,7 @@ class RedisStore:
             url, socket_timeout=socket_timeout, max_connections=max_connections, pool_wait=pool_wait
         )
         self._scripts = ScriptRunner(self.redis)
+        self._scripts.replicas = replicas  # each write waits for this many replicas (WAIT)
         self._create = self._scripts.register(_CREATE)
         self._commit = self._scripts.register(_COMMIT)
         self._commit_sharded = self.redis.register_script(_sharded(_COMMIT))

@@ -1,0 +1,170 @@
+"""Nothing acknowledged is lost when a cluster master is killed (issue 24 item 4).
+
+Redis replicates asynchronously, so the store waits for a replica (``WAIT 1``) before a write is
+answered (server/store/replicas.py). The test makes the loss certain without that wait: the
+victim master's replica is stopped (SIGSTOP) and a filler value larger than the loopback socket
+buffers is written on the shard first, so whatever is committed next sits in the master's own
+output buffer, which kill -9 throws away. Acknowledged commits there would be lost; with the
+wait none is acknowledged (each is a retryable "unavailable", maybe applied). Then the master is
+killed, the replica resumes and takes over, and the shard's room carries on. Rooms on the other
+shards commit all along and never see an error; a feed subscribed to every room is subscribed
+again on the new master and delivers the room's next commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+
+import msgspec
+
+from server.store.base import StoreUnavailable
+from server.store.feed import feed_channel
+from server.store.redis_store import RedisStore
+from tests.clusterredis import ClusterNode, LocalCluster
+
+_pack = msgspec.msgpack.encode
+FILLER = 24 * 1024 * 1024  # past the loopback socket buffers (a few MB each way)
+
+
+def _room_on(cluster: LocalCluster, port: int, prefix: str) -> str:
+    for n in range(10_000):
+        code = f"{prefix}{n:04d}"
+        if cluster.master_of_key(feed_channel(code)).port == port:
+            return code
+    raise AssertionError("no code on that shard")
+
+
+def _replica_of(cluster: LocalCluster, master: ClusterNode) -> ClusterNode:
+    with master.client() as r:
+        port = int(r.info("replication")["slave0"]["port"])
+    return next(n for n in cluster.nodes if n.port == port)
+
+
+def _v(entry: bytes) -> int:
+    return int(msgspec.msgpack.decode(entry)["v"])
+
+
+async def _until(what: str, ready, timeout: float = 30.0) -> None:  # noqa: ANN001
+    deadline = time.monotonic() + timeout
+    while not await ready():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting until {what}")
+        await asyncio.sleep(0.05)
+
+
+async def test_kill_9_of_a_master_loses_no_acknowledged_commit(
+    private_cluster: LocalCluster,
+) -> None:
+    cluster = private_cluster
+    masters = cluster.live_masters()
+    victim = masters[0]
+    replica = _replica_of(cluster, victim)
+    lost_code = _room_on(cluster, victim.port, "FA")
+    others = [_room_on(cluster, m.port, "FB") for m in masters[1:]]
+    store = RedisStore(cluster.url, replicas=1)
+    feed = store.subscription()
+    acked: dict[str, list[int]] = {c: [] for c in [lost_code, *others]}
+    errors: dict[str, list[str]] = {c: [] for c in acked}
+    version = dict.fromkeys(acked, 0)
+
+    async def commit(code: str) -> bool:
+        v = version[code] + 1
+        try:
+            await store.commit(code, v - 1, v, b"s%d" % v, _pack({"v": v, "d": {}}))
+        except StoreUnavailable as exc:
+            errors[code].append(str(exc))
+            return False
+        version[code] = v
+        acked[code].append(v)
+        return True
+
+    stop = asyncio.Event()
+
+    async def elsewhere(code: str) -> None:
+        """The other shards' rooms: a commit after another, all through the failover."""
+        while not stop.is_set():
+            await commit(code)
+            await asyncio.sleep(0)
+
+    try:
+        for code in acked:
+            assert await store.create(code, b"s0")
+            await feed.subscribe(code)
+            assert await commit(code)
+        busy = [asyncio.create_task(elsewhere(c)) for c in others]
+
+        # The victim's replica stops reading; a filler fills the link, so the next writes on
+        # the shard stay in the master's memory only.
+        assert replica.proc is not None
+        replica.proc.send_signal(signal.SIGSTOP)
+        with victim.client() as r:
+            r.set(f"filler:{{{lost_code}}}", b"x" * FILLER)
+        for _ in range(2):
+            await commit(lost_code)
+        assert acked[lost_code] == [1], "a commit no replica has was acknowledged"
+        assert errors[lost_code], "the shard's room was told to retry"
+
+        victim.kill()
+        replica.proc.send_signal(signal.SIGCONT)
+
+        async def promoted() -> bool:
+            try:
+                with replica.client() as r:
+                    return r.info("replication").get("role") == "master"
+            except Exception:
+                return False
+
+        await _until("the replica takes over", promoted)
+        # The killed node comes back (a supervisor restarts it) and joins as the new master's
+        # replica: until a shard has a replica again its writes are refused (WAIT 1), retryably.
+        victim.start()
+
+        # The shard's room carries on: its version is read again (a retry after "maybe
+        # applied") and the next commit lands, on the new master.
+        async def carried_on() -> bool:
+            try:
+                version[lost_code] = await store.version(lost_code) or 0
+                return await commit(lost_code)
+            except StoreUnavailable:
+                return False
+
+        await _until("the room on the failed shard commits again", carried_on)
+        stop.set()
+        await asyncio.gather(*busy)
+        for code in others:
+            assert not errors[code], f"a room on another shard saw {errors[code][:3]}"
+            assert len(acked[code]) > 3
+
+        # Every acknowledged commit is there, entry and all.
+        for code, versions in acked.items():
+            now = await store.version(code)
+            assert now is not None and now >= versions[-1]
+            recent = versions[-100:]  # the log keeps the newest 200
+            log = await store.log_since(code, recent[0] - 1, versions[-1])
+            assert log is not None
+            got = {msgspec.msgpack.decode(e)["v"] for e in log}
+            assert set(recent) <= got, code
+
+        # The feed follows the room to its new master: the last commit arrives.
+        last = acked[lost_code][-1]
+
+        async def delivered() -> bool:
+            while True:  # everything read so far (the other rooms' entries too), then wait
+                try:
+                    msg = await feed.next(0.5)
+                except Exception:
+                    return False
+                if msg is None:
+                    return False
+                if msg.kind == "entry" and msg.code == lost_code and _v(msg.data) == last:
+                    return True
+
+        await _until("the feed delivers the commit made after the failover", delivered)
+    finally:
+        stop.set()
+        if replica.proc is not None and replica.alive:
+            replica.proc.send_signal(signal.SIGCONT)
+        await feed.close()
+        await store.close()
