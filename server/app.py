@@ -95,6 +95,7 @@ def create_app(config: Config) -> web.Application:
             log_cap=config.log_cap,
             ttl_seconds=config.room_ttl_seconds,
             socket_timeout=config.store_timeout_seconds,
+            replicas=config.wait_replicas(url),
         )
         rooms = RoomService(store, config.limits, bot_delay=config.bot_delay_seconds)
         app[ROOMS_KEY] = rooms

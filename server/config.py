@@ -89,6 +89,14 @@ class Config:
         env="REDIS_CLUSTER",
         show=lambda _: "unset",
     )
+    redis_wait_replicas: int = setting(  # -1: 1 on a cluster, 0 on one Redis
+        -1,
+        flag="redis-wait-replicas",
+        about="replicas that must have a commit before it is acknowledged (`WAIT`), so a "
+        "master's failover loses no acknowledged move; `-1`: 1 on a Redis Cluster, 0 on one Redis",
+        env="CARDTABLE_REDIS_WAIT_REPLICAS",
+        show=lambda _: "`-1`: 1 on a cluster",
+    )
     data_dir: Path = setting(
         flag="data-dir",
         about="embedded store directory",
@@ -197,6 +205,12 @@ class Config:
     )
     challenge_seconds: float = 60.0  # an unanswered challenge expires (and both are told)
     build: str = field(default_factory=default_build)  # a page of another build is out of date
+
+    def wait_replicas(self, url: str) -> int:
+        """How many replicas a commit waits for on the store at ``url`` (see the setting)."""
+        if self.redis_wait_replicas >= 0:
+            return self.redis_wait_replicas
+        return 1 if url.split("://", 1)[0].lower().endswith("+cluster") else 0
 
     def store_url(self) -> str | None:
         """Where the store is: ``--redis-cluster`` as a ``redis+cluster://`` URL, else
