@@ -34,7 +34,7 @@ import aiohttp
 
 from bench import profile, use_uvloop
 from bench.report import CpuSample, Row, percentile, render, rss_kb
-from bench.targets import REPO, TARGETS, Launch, Target, tail
+from bench.targets import REPO, TARGETS, Launch, Target, Unavailable, tail
 
 START_DELAY = 0.3  # seconds between sending a phase command and the phase starting
 GRACE = 3.0  # paced phase: how long to wait for the last acks (at most half the phase)
@@ -267,8 +267,14 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
             workers.append(await WorkerProc.start(launch.workdir / f"clients{k}.log"))
         urls = await asyncio.to_thread(target.start, launch)
         t_started = time.monotonic()
-        codes = await create_rooms(urls[0], args.rooms, args.players)
-        specs: list[dict[str, Any]] = [{"rooms": [], "seed": k} for k in range(n_workers)]
+        if target.protocol == "bgio":  # a match is made by its first player's sync
+            codes = [f"bench{i}" for i in range(args.rooms)]
+        else:
+            codes = await create_rooms(urls[0], args.rooms, args.players)
+        specs: list[dict[str, Any]] = [
+            {"rooms": [], "seed": k, "wire": target.wire, "protocol": target.protocol}
+            for k in range(n_workers)
+        ]
         for i, code in enumerate(codes):
             players = [
                 {
@@ -319,6 +325,7 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
                 await asyncio.to_thread(spy.wait, args.seconds + 20)
             row.moves_s = sum(r["moves"] for r in tp) / args.seconds
             row.events_s = sum(r["deltas"] for r in tp) / args.seconds
+            row.set_bytes_per_delta(tp)
             for r in tp:
                 _merge_errors(row.errors, r["errors"])
 
@@ -333,6 +340,8 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
             await asyncio.to_thread(spy.wait, args.seconds + 20)
         row.paced_s = sum(r["moves"] for r in lat) / args.seconds
         row.paced_goal = args.rate * args.rooms
+        if row.bytes_per_delta is None:
+            row.set_bytes_per_delta(lat)
         delta = sorted(x / 1000 for r in lat for x in r["delta_us"])
         ack = sorted(x / 1000 for r in lat for x in r["ack_us"])
         row.samples = len(delta)
@@ -350,6 +359,9 @@ async def run_target(target: Target, args: argparse.Namespace, workdir: Path) ->
                 f", clients {row.cpu_paced.get('clients', 0.0):.0f}%, other "
                 f"{row.cpu_paced.get('other', 0.0):.0f}%"
             )
+    except Unavailable as exc:  # not on this machine (no Node): say how, count no failure
+        row.skipped = str(exc)
+        log(f"  {target.name} skipped: {exc}")
     except Exception as exc:  # one target failing must not lose the others' figures
         row.failed = f"{type(exc).__name__}: {exc}"
         log(f"  {target.name} FAILED: {row.failed}")
@@ -382,7 +394,7 @@ async def amain(args: argparse.Namespace) -> list[Row]:
         for target in (t for t in TARGETS if t.name in args.targets):
             log(f"- {target.name}: {target.description}")
             row = await run_target(target, args, Path(tmp))
-            if not row.failed:
+            if not row.failed and not row.skipped:
                 log(
                     f"  {row.moves_s or 0:,.0f} moves/s; paced: p50 {row.delta_p50 or 0:.2f} ms,"
                     f" p99 {row.delta_p99 or 0:.2f} ms ({row.seconds:.1f} s)"

@@ -139,6 +139,14 @@ class Row:
     seconds: float = 0.0  # wall time of this target, start to stop
     rss_mb: float | None = None  # server processes' resident memory with every player joined
     kb_per_conn: float | None = None  # its growth from before the rooms, per player
+    bytes_per_delta: float | None = None  # websocket message bytes of one delta (update)
+    skipped: str | None = None  # could not run here (e.g. no Node.js): how to run it
+
+    def set_bytes_per_delta(self, results: list[dict[str, Any]]) -> None:
+        """Mean size of the deltas the client processes counted in one phase."""
+        n = sum(r["deltas"] for r in results)
+        if n:
+            self.bytes_per_delta = sum(r.get("delta_bytes", 0) for r in results) / n
 
     def as_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -178,8 +186,8 @@ def render(rows: list[Row], baseline: str = "baseline") -> str:
     ]
     body: list[list[str]] = []
     for r in rows:
-        if r.failed:
-            body.append([r.target, "FAILED", "", "", "", "", "", "", "", ""])
+        if r.failed or r.skipped:
+            body.append([r.target, "FAILED" if r.failed else "skipped", *[""] * 8])
             continue
         ratio = f"{r.moves_s / base:.2f}x" if base and r.moves_s is not None else "-"
         mark = "*" if overloaded(r) else ""
@@ -217,12 +225,13 @@ def render(rows: list[Row], baseline: str = "baseline") -> str:
         "other",
         "server ms/move",
         "store ms/move",
+        "B/delta",
         "error codes",
     ]
     body2: list[list[str]] = []
     for r in rows:
-        if r.failed:
-            body2.append([r.target, "", "", "", "", "", "", "", "see below"])
+        if r.failed or r.skipped:
+            body2.append([r.target, *[""] * 8, "see below"])
             continue
         paced = f"{_n(r.paced_s, ',.0f')} / {_n(r.paced_goal, ',.0f')}"
         codes = ", ".join(f"{k}={v}" for k, v in sorted(r.errors.items())) or "-"
@@ -238,17 +247,21 @@ def render(rows: list[Row], baseline: str = "baseline") -> str:
                 _n(r.cpu.get("other"), ".0f"),
                 _n(cpu_ms_per_move(r, "server"), ".2f"),
                 _n(cpu_ms_per_move(r, "store"), ".3f"),
+                _n(r.bytes_per_delta, ",.0f"),
                 codes,
             ]
         )
     lines += [
         "",
         _table(head2, body2),
-        "CPU%: of one core, over the throughput window; other: processes outside the bench",
+        "CPU%: of one core, over the throughput window; other: processes outside the bench; "
+        "B/delta: one delta (boardgame.io: one update) as a websocket message, in bytes",
     ]
     for r in rows:
         if r.failed:
             lines.append(f"{r.target} failed: {r.failed.splitlines()[0]}")
+        if r.skipped:
+            lines.append(f"{r.target} skipped: {r.skipped}")
     busy = [r.target for r in rows if max(r.cpu.get("other", 0), r.cpu_paced.get("other", 0)) > 25]
     if busy:
         lines.append(

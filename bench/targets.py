@@ -13,6 +13,12 @@ Adding a target is one function and one line in :data:`TARGETS`, e.g. the next o
         return [launch.cardtable(redis_url=redis_url), launch.cardtable(redis_url=redis_url)]
 
 Everything listens on 127.0.0.1 only, on free ports, with files under a temporary directory.
+
+A target also says how its clients talk: ``wire`` (``json`` or ``msgpack``, the Socket.IO
+serializer of the cardtable clients) and ``protocol`` (``cardtable``, or ``bgio`` for the
+boardgame.io anchor, whose clients speak boardgame.io's own events). The ``bgio`` target runs
+``bench/bgio/server.js`` in Node with boardgame.io from ``bench/bgio/package-lock.json``
+(installed there by ``npm ci`` on first use); without Node it is skipped with the command to run.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ from server.store.embedded import free_port, redis_server_binary
 
 HOST = "127.0.0.1"
 REPO = Path(__file__).resolve().parent.parent
+BGIO_DIR = REPO / "bench" / "bgio"
+BGIO_SETUP = "npm ci --prefix bench/bgio --no-audit --no-fund"  # boardgame.io 0.50.2, locked
 # Settings a child server must not pick up from the caller's environment.
 _SCRUB = ("REDIS_URL", "PORT", "CARDTABLE_DATA_DIR")
 
@@ -63,9 +71,17 @@ class Launch:
         path.mkdir(parents=True, exist_ok=True)
         return path
 
-    def _spawn(self, role: str, name: str, args: list[str], log_dir: Path) -> Proc:
+    def _spawn(
+        self,
+        role: str,
+        name: str,
+        args: list[str],
+        log_dir: Path,
+        extra_env: dict[str, str] | None = None,
+    ) -> Proc:
         env = {k: v for k, v in os.environ.items() if k not in _SCRUB}
         env["PYTHONUNBUFFERED"] = "1"
+        env.update(extra_env or {})
         log = log_dir / f"{name}.log"
         with open(log, "wb") as out:
             # Own session: on close we can also reap grandchildren (the embedded redis-server).
@@ -82,20 +98,22 @@ class Launch:
         self.procs.append(proc)
         return proc
 
-    def _wait_http(self, proc: Proc, url: str, timeout: float = 20.0) -> None:
+    def _wait_http(
+        self, proc: Proc, url: str, timeout: float = 20.0, path: str = "/healthz"
+    ) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if _exited(proc.popen.pid):  # not reaped: close() still cleans up its group
                 raise RuntimeError(f"{proc.name} exited:\n" + tail(proc.log))
             try:
-                with urllib.request.urlopen(url + "/healthz", timeout=1.0) as resp:
+                with urllib.request.urlopen(url + path, timeout=1.0) as resp:
                     if resp.status == 200:
                         return
             except OSError:
                 pass
             time.sleep(0.05)
         raise RuntimeError(
-            f"{proc.name} did not answer {url}/healthz in {timeout:.0f}s:\n" + tail(proc.log)
+            f"{proc.name} did not answer {url}{path} in {timeout:.0f}s:\n" + tail(proc.log)
         )
 
     # --- what targets are made of -----------------------------------------------------------
@@ -135,73 +153,7 @@ class Launch:
             time.sleep(0.02)
         raise RuntimeError("redis-server did not answer PING:\n" + tail(proc.log))
 
-    def cluster(self, masters: int = 3, replicas: int = 1) -> str:
-        """A Redis Cluster of Debian's redis-server 7 (``make redis7``): ``masters`` masters
-        with ``replicas`` replicas each on free ports, no AOF (a cluster's durability is its
-        replicas: commits WAIT for one), joined with ``redis-cli --cluster create``; returns its
-        ``redis+cluster://`` URL. Every node is a "store" process in the CPU figures."""
-        server = os.environ.get("CARDTABLE_REDIS7_SERVER", "/usr/bin/redis-server")
-        cli = os.environ.get("CARDTABLE_REDIS7_CLI", "/usr/bin/redis-cli")
-        nodes = []
-        for _ in range(masters * (1 + replicas)):
-            data, port = self._dir("cluster"), free_port()
-            args = [
-                server,
-                "--port",
-                str(port),
-                "--bind",
-                HOST,
-                "--dir",
-                str(data),
-                "--cluster-enabled",
-                "yes",
-                "--cluster-port",
-                str(free_port()),
-                "--cluster-node-timeout",
-                "5000",
-                "--cluster-require-full-coverage",
-                "no",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--daemonize",
-                "no",
-                "--logfile",
-                "",
-            ]
-            proc = self._spawn("store", f"redis-{port}", args, data)
-            nodes.append(f"{HOST}:{port}")
-            deadline = time.monotonic() + 10.0
-            while not _redis_ping(port):
-                if _exited(proc.popen.pid) or time.monotonic() > deadline:
-                    raise RuntimeError("cluster node did not answer PING:\n" + tail(proc.log))
-                time.sleep(0.02)
-        made = subprocess.run(
-            [cli, "--cluster", "create", *nodes, "--cluster-replicas", str(replicas)]
-            + ["--cluster-yes"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        if made.returncode != 0:
-            raise RuntimeError("redis-cli --cluster create failed:\n" + made.stdout[-1500:])
-        deadline = time.monotonic() + 30.0
-        while not all(_cluster_ok(int(n.rsplit(":", 1)[1])) for n in nodes):
-            if time.monotonic() > deadline:
-                raise RuntimeError("cluster_state:ok and replicas in sync: not reached")
-            time.sleep(0.1)
-        return "redis+cluster://" + ",".join(nodes)
-
     def cardtable(self, redis_url: str | None = None, bot_delay: float | None = None) -> str:
-        return self.cardtable_with(redis_url, bot_delay)
-
-    def cardtable_with(
-        self,
-        redis_url: str | None = None,
-        bot_delay: float | None = None,
-        wait_replicas: int | None = None,
-    ) -> str:
         """``cardtable serve`` on a free port: embedded store under a temp dir, or ``redis_url``.
 
         Every bench client comes from 127.0.0.1, so by default the per-connection and
@@ -235,8 +187,6 @@ class Launch:
                 "1000000000",
             ]
         args += ["--redis-url", redis_url] if redis_url else ["--data-dir", str(data / "var")]
-        if wait_replicas is not None:
-            args += ["--redis-wait-replicas", str(wait_replicas)]
         proc = self._spawn("server", f"cardtable-{port}", args, data)
         url = f"http://{HOST}:{port}"
         self._wait_http(proc, url)
@@ -254,6 +204,41 @@ class Launch:
         )
         url = f"http://{HOST}:{port}"
         self._wait_http(proc, url)
+        return url
+
+    def bgio(self) -> str:
+        """boardgame.io's server (``bench/bgio/server.js``) in Node, in memory. Installs the locked
+        boardgame.io into ``bench/bgio/node_modules`` on first use; :class:`Unavailable`
+        without Node."""
+        node, npm = shutil.which("node"), shutil.which("npm")
+        if node is None or npm is None:
+            raise Unavailable(
+                f"no Node.js here: install Node 18+ and npm, run `{BGIO_SETUP}`, then "
+                "`python -m bench --targets baseline,bgio,cardtable`"
+            )
+        if not (BGIO_DIR / "node_modules" / "boardgame.io").is_dir():
+            done = subprocess.run(
+                [npm, "ci", "--no-audit", "--no-fund"],
+                cwd=BGIO_DIR,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            if done.returncode != 0:
+                raise Unavailable(
+                    f"`{BGIO_SETUP}` failed:\n{done.stdout[-800:]}{done.stderr[-800:]}"
+                )
+        data = self._dir("bgio")
+        port = free_port()
+        proc = self._spawn(
+            "server",
+            f"bgio-{port}",
+            [node, str(BGIO_DIR / "server.js"), str(port)],
+            data,
+            {"NODE_ENV": "production"},
+        )
+        url = f"http://{HOST}:{port}"
+        self._wait_http(proc, url, path="/socket.io/?EIO=4&transport=polling")
         return url
 
     def close(self) -> None:
@@ -298,21 +283,6 @@ def _wait_exited(pid: int, timeout: float) -> bool:
     return True
 
 
-def _cluster_ok(port: int) -> bool:
-    """The node on ``port`` says cluster_state:ok and, a replica, has its master's link up
-    (a commit waits for a replica: before that it would time out)."""
-    import redis
-
-    try:
-        with redis.Redis(host=HOST, port=port, socket_timeout=1.0) as r:
-            if b"cluster_state:ok" not in r.execute_command("CLUSTER", "INFO"):
-                return False
-            repl = r.info("replication")
-            return repl.get("role") == "master" or repl.get("master_link_status") == "up"
-    except (redis.RedisError, OSError):
-        return False
-
-
 def _redis_ping(port: int) -> bool:
     import socket
 
@@ -331,6 +301,10 @@ def tail(path: Path, n: int = 2000) -> str:
         return ""
 
 
+class Unavailable(RuntimeError):
+    """A target that cannot run on this machine (e.g. no Node.js): skipped, with the reason."""
+
+
 @dataclass(frozen=True)
 class Target:
     name: str
@@ -340,10 +314,16 @@ class Target:
     # every room is written by every process) or "room" (room i -> urls[i % n]: a room's
     # players share one process, as behind a load balancer that routes by room).
     placement: str = "spread"
+    wire: str = "json"  # the clients' Socket.IO serializer: "json" or "msgpack"
+    protocol: str = "cardtable"  # what the clients speak: "cardtable" or "bgio"
 
 
 def _baseline(launch: Launch) -> list[str]:
     return [launch.baseline()]
+
+
+def _bgio(launch: Launch) -> list[str]:
+    return [launch.bgio()]
 
 
 def _cardtable_embedded(launch: Launch) -> list[str]:
@@ -359,23 +339,25 @@ def _two_processes(launch: Launch) -> list[str]:
     return [launch.cardtable(redis_url=redis_url), launch.cardtable(redis_url=redis_url)]
 
 
-def _cluster(wait_replicas: int) -> Callable[[Launch], list[str]]:
-    """Two processes on a cluster of three masters with one replica each: ``wait_replicas``
-    1 (the default on a cluster: a commit is acknowledged once a replica has it) or 0."""
-
-    def start(launch: Launch) -> list[str]:
-        url = launch.cluster(masters=3, replicas=1)
-        return [launch.cardtable_with(url, wait_replicas=wait_replicas) for _ in range(2)]
-
-    return start
-
-
 TARGETS: list[Target] = [
     Target("baseline", "bare python-socketio broadcast server (bench/baseline.py)", _baseline),
+    Target(
+        "bgio",
+        "boardgame.io 0.50.2 in Node, in memory, the full state to every player per move "
+        "(bench/bgio/server.js)",
+        _bgio,
+        protocol="bgio",
+    ),
     Target(
         "cardtable",
         "cardtable serve, embedded store (unix socket, AOF fsync always)",
         _cardtable_embedded,
+    ),
+    Target(
+        "cardtable-msgpack",
+        "the same, its clients on msgpack (binary frames) instead of JSON",
+        _cardtable_embedded,
+        wire="msgpack",
     ),
     Target(
         "cardtable-redis",
@@ -393,20 +375,6 @@ TARGETS: list[Target] = [
         "two cardtable serve processes on one redis-server; the "
         "rooms split between them (a room's players on one process)",
         _two_processes,
-        placement="room",
-    ),
-    Target(
-        "cardtable-cluster",
-        "two cardtable serve processes on a Redis Cluster (3 masters + 1 replica each, Redis 7), "
-        "rooms split between the processes; each commit waits for a replica (WAIT 1)",
-        _cluster(1),
-        placement="room",
-    ),
-    Target(
-        "cardtable-cluster-nowait",
-        "the same cluster and processes, commits acknowledged without waiting for a replica "
-        "(--redis-wait-replicas 0): the cost of WAIT, in the same run",
-        _cluster(0),
         placement="room",
     ),
 ]

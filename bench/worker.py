@@ -3,15 +3,21 @@
 The orchestrator (``python -m bench``) writes one JSON line per command and reads one JSON line
 per answer:
 
-* ``{"rooms": [{"code", "players": [{"url", "name"}]}]}`` — connect every player (websocket),
-  ``join`` its room and ``create`` one loose face-up card it will move; answers ``{"ready": n}``
-  (or ``{"fatal": "..."}``).
+* ``{"rooms": [{"code", "players": [{"url", "name"}]}], "wire", "protocol"}`` — connect every
+  player (websocket; Socket.IO packets in ``wire``: ``json`` or ``msgpack``), ``join`` its room
+  and ``create`` one loose face-up card it will move; answers ``{"ready": n}`` (or
+  ``{"fatal": "..."}``). With ``protocol: "bgio"`` the players speak boardgame.io's events to
+  its server instead (:class:`BgioClient`): ``sync`` joins the match (``code``) as player ``j``,
+  whose card is ``card{j}``; a move is an ``update`` (``MAKE_MOVE moveCard [x, y]``); every
+  ``update`` carries the match's whole state, and a move's "ack" is the first one in which the
+  mover's card stands where it was sent, its "delta" for the others the same.
 * ``{"cmd": "throughput" | "latency", "start", "warmup", "seconds", "grace", "rate"}`` — run a
   phase; ``start`` is a ``time.monotonic()`` instant (CLOCK_MONOTONIC is system-wide on Linux, so
   every process starts together); only what happens in ``[start + warmup, + seconds)`` counts.
-  Answers ``{"moves", "sent", "deltas", "errors": {code: n}, "late": {...}, "delta_us": [...],
-  "ack_us": [...]}`` (``late``: paced moves whose ack, or deltas to the other players, had not
-  arrived ``grace`` seconds after the phase).
+  Answers ``{"moves", "sent", "deltas", "delta_bytes", "errors": {code: n}, "late": {...},
+  "delta_us": [...], "ack_us": [...]}`` (``delta_bytes``: the websocket message bytes of the
+  deltas counted in ``deltas``; ``late``: paced moves whose ack, or deltas to the other
+  players, had not arrived ``grace`` seconds after the phase).
 * ``{"cmd": "quit"}`` — disconnect everyone and exit.
 
 All players of a room live in the same process, so the time a move was sent and the time the
@@ -36,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import socketio
+from socketio.msgpack_packet import MsgPackPacket
 
 from bench import use_uvloop
 
@@ -54,6 +61,7 @@ class Phase:
     moves: int = 0  # acks received in the window
     sent: int = 0  # moves sent in the window
     deltas: int = 0  # delta events received in the window, every client
+    delta_bytes: int = 0  # their size as websocket messages
     errors: Counter[str] = field(default_factory=Counter)
     late: Counter[str] = field(default_factory=Counter)  # paced: still unanswered after grace
     delta_lat: list[float] = field(default_factory=list)  # send -> another player's delta
@@ -65,6 +73,7 @@ class Phase:
             "moves": self.moves,
             "sent": self.sent,
             "deltas": self.deltas,
+            "delta_bytes": self.delta_bytes,
             "errors": dict(self.errors),
             "late": dict(self.late),
             "delta_us": [round(x * 1e6) for x in self.delta_lat],
@@ -85,14 +94,29 @@ class Room:
         return round(r.uniform(0, 1490), 2), round(r.uniform(0, 850), 2)
 
 
+class SizedClient(socketio.AsyncClient):
+    """python-socketio's client, which remembers the size of the message being handled."""
+
+    frame_bytes = 0
+
+    async def _handle_eio_message(self, data: Any) -> None:
+        # A text message is Engine.IO's "4" and the packet; a binary one the packet alone.
+        self.frame_bytes = len(data) if isinstance(data, bytes) else len(data.encode()) + 1
+        await super()._handle_eio_message(data)
+
+
 class Client:
-    def __init__(self, worker: Worker, room: Room, url: str, name: str, face: str) -> None:
+    def __init__(
+        self, worker: Worker, room: Room, url: str, name: str, face: str, wire: str = "json"
+    ) -> None:
         self.worker = worker
         self.face = face
         self.room = room
         self.url = url
         self.name = name
-        self.sio = socketio.AsyncClient(reconnection=False)
+        self.sio = SizedClient(reconnection=False)
+        if wire == "msgpack":
+            self.sio.packet_class = MsgPackPacket
         self.player: str | None = None
         self.card: str | None = None
         self.snapshot = asyncio.Event()
@@ -122,6 +146,7 @@ class Client:
             return
         if ph.ws <= t < ph.we:
             ph.deltas += 1
+            ph.delta_bytes += self.sio.frame_bytes
         if ph.name == "latency" and d.get("by") != self.player:
             sent = self.room.sent
             for obj in d["set"]:
@@ -190,8 +215,8 @@ class Client:
         if self.card is None:
             raise RuntimeError(f"{self.name}: no delta for the card it created")
 
-    def _move(self, ref: int, x: float, y: float) -> dict[str, Any]:
-        return {"op": "move", "id": self.card, "x": x, "y": y, "ref": ref}
+    async def _send_move(self, ref: int, x: float, y: float) -> None:
+        await self.sio.emit("op", {"op": "move", "id": self.card, "x": x, "y": y, "ref": ref})
 
     async def unpaced(self, ph: Phase) -> None:
         """One move in flight: send the next as soon as the previous one is acknowledged."""
@@ -203,7 +228,7 @@ class Client:
             self.pending[ref] = (t, fut)
             if t >= ph.ws:
                 ph.sent += 1
-            await self.sio.emit("op", self._move(ref, x, y))
+            await self._send_move(ref, x, y)
             try:
                 ok = await asyncio.wait_for(fut, OP_TIMEOUT)
             except TimeoutError:
@@ -233,7 +258,76 @@ class Client:
             self.pending[ref] = (t, None)
             if t >= ph.ws:
                 ph.sent += 1
-            await self.sio.emit("op", self._move(ref, x, y))
+            await self._send_move(ref, x, y)
+
+
+BGIO_NSP = "/cardbench"  # boardgame.io's namespace: the game's name (bench/bgio/server.js)
+
+
+class BgioClient(Client):
+    """A player of the boardgame.io anchor: the same moves and measurements as :class:`Client`,
+    in boardgame.io's events. Every ``update`` holds the match's whole state: each card whose
+    place changed since this client's last one is a move arriving (the mover's own: its ack)."""
+
+    def __init__(self, worker: Worker, room: Room, url: str, name: str, seat: int) -> None:
+        super().__init__(worker, room, url, name, "")
+        self.sio = SizedClient(reconnection=False)
+        self.seat = str(seat)
+        self.card = f"card{seat}"
+        self.state_id = 0
+        self.synced = asyncio.Event()
+        self.places: dict[str, tuple[float, float]] = {}  # card -> where the last update had it
+        self.by_place: dict[tuple[float, float], int] = {}  # a sent move's x, y -> its ref
+        self.sio.on("sync", self._on_sync, namespace=BGIO_NSP)
+        self.sio.on("update", self._on_update, namespace=BGIO_NSP)
+        self.sio.on("disconnect", self._on_disconnect, namespace=BGIO_NSP)
+
+    def _on_sync(self, match_id: str, info: dict[str, Any]) -> None:
+        state = info["state"]
+        self.state_id = state["_stateID"]
+        self.places = {c: (o["x"], o["y"]) for c, o in state["G"]["cards"].items()}
+        self.synced.set()
+
+    def _on_update(self, match_id: str, state: dict[str, Any], *rest: Any) -> None:
+        t = now()
+        self.state_id = state["_stateID"]
+        ph = self.worker.phase
+        if ph is not None and ph.ws <= t < ph.we:
+            ph.deltas += 1
+            ph.delta_bytes += self.sio.frame_bytes
+        for cid, obj in state["G"]["cards"].items():
+            place = (obj["x"], obj["y"])
+            if self.places.get(cid) == place:
+                continue
+            self.places[cid] = place
+            if cid == self.card:
+                ref = self.by_place.pop(place, None)
+                if ref is not None:
+                    self._on_ack({"ref": ref})
+            elif ph is not None and ph.name == "latency":
+                entry = self.room.sent.get((cid, *place))
+                if entry is not None:
+                    entry[1] += 1
+                    if ph.ws <= entry[0] < ph.we:
+                        ph.delta_lat.append(t - entry[0])
+
+    async def setup(self) -> None:
+        await self.sio.connect(
+            self.url, namespaces=[BGIO_NSP], transports=["websocket"], wait_timeout=SETUP_TIMEOUT
+        )
+        players = len(self.room.clients)
+        await self.sio.emit("sync", (self.room.code, self.seat, None, players), namespace=BGIO_NSP)
+        await asyncio.wait_for(self.synced.wait(), SETUP_TIMEOUT)
+
+    async def _send_move(self, ref: int, x: float, y: float) -> None:
+        self.by_place[(x, y)] = ref
+        action = {
+            "type": "MAKE_MOVE",
+            "payload": {"type": "moveCard", "args": [x, y], "playerID": self.seat},
+        }
+        await self.sio.emit(
+            "update", (action, self.state_id, self.room.code, self.seat), namespace=BGIO_NSP
+        )
 
 
 class Worker:
@@ -246,11 +340,16 @@ class Worker:
 
     async def setup(self, spec: dict[str, Any]) -> None:
         rng = random.Random(spec.get("seed"))
+        wire, bgio = spec.get("wire", "json"), spec.get("protocol") == "bgio"
         for room_spec in spec["rooms"]:
             room = Room(room_spec["code"], random.Random(rng.random()))
             for k, p in enumerate(room_spec["players"]):
                 face = f"{'HSDC'[k % 4]}{k // 4 % 13 + 1}"
-                client = Client(self, room, p["url"], p["name"], face)
+                client: Client = (
+                    BgioClient(self, room, p["url"], p["name"], k)
+                    if bgio
+                    else Client(self, room, p["url"], p["name"], face, wire)
+                )
                 room.clients.append(client)
                 self.clients.append(client)
             self.rooms.append(room)
