@@ -153,7 +153,73 @@ class Launch:
             time.sleep(0.02)
         raise RuntimeError("redis-server did not answer PING:\n" + tail(proc.log))
 
+    def cluster(self, masters: int = 3, replicas: int = 1) -> str:
+        """A Redis Cluster of Debian's redis-server 7 (``make redis7``): ``masters`` masters
+        with ``replicas`` replicas each on free ports, no AOF (a cluster's durability is its
+        replicas: commits WAIT for one), joined with ``redis-cli --cluster create``; returns its
+        ``redis+cluster://`` URL. Every node is a "store" process in the CPU figures."""
+        server = os.environ.get("CARDTABLE_REDIS7_SERVER", "/usr/bin/redis-server")
+        cli = os.environ.get("CARDTABLE_REDIS7_CLI", "/usr/bin/redis-cli")
+        nodes = []
+        for _ in range(masters * (1 + replicas)):
+            data, port = self._dir("cluster"), free_port()
+            args = [
+                server,
+                "--port",
+                str(port),
+                "--bind",
+                HOST,
+                "--dir",
+                str(data),
+                "--cluster-enabled",
+                "yes",
+                "--cluster-port",
+                str(free_port()),
+                "--cluster-node-timeout",
+                "5000",
+                "--cluster-require-full-coverage",
+                "no",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+                "--logfile",
+                "",
+            ]
+            proc = self._spawn("store", f"redis-{port}", args, data)
+            nodes.append(f"{HOST}:{port}")
+            deadline = time.monotonic() + 10.0
+            while not _redis_ping(port):
+                if _exited(proc.popen.pid) or time.monotonic() > deadline:
+                    raise RuntimeError("cluster node did not answer PING:\n" + tail(proc.log))
+                time.sleep(0.02)
+        made = subprocess.run(
+            [cli, "--cluster", "create", *nodes, "--cluster-replicas", str(replicas)]
+            + ["--cluster-yes"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        if made.returncode != 0:
+            raise RuntimeError("redis-cli --cluster create failed:\n" + made.stdout[-1500:])
+        deadline = time.monotonic() + 30.0
+        while not all(_cluster_ok(int(n.rsplit(":", 1)[1])) for n in nodes):
+            if time.monotonic() > deadline:
+                raise RuntimeError("cluster_state:ok and replicas in sync: not reached")
+            time.sleep(0.1)
+        return "redis+cluster://" + ",".join(nodes)
+
     def cardtable(self, redis_url: str | None = None, bot_delay: float | None = None) -> str:
+        return self.cardtable_with(redis_url, bot_delay)
+
+    def cardtable_with(
+        self,
+        redis_url: str | None = None,
+        bot_delay: float | None = None,
+        wait_replicas: int | None = None,
+    ) -> str:
         """``cardtable serve`` on a free port: embedded store under a temp dir, or ``redis_url``.
 
         Every bench client comes from 127.0.0.1, so by default the per-connection and
@@ -187,6 +253,8 @@ class Launch:
                 "1000000000",
             ]
         args += ["--redis-url", redis_url] if redis_url else ["--data-dir", str(data / "var")]
+        if wait_replicas is not None:
+            args += ["--redis-wait-replicas", str(wait_replicas)]
         proc = self._spawn("server", f"cardtable-{port}", args, data)
         url = f"http://{HOST}:{port}"
         self._wait_http(proc, url)
@@ -283,6 +351,21 @@ def _wait_exited(pid: int, timeout: float) -> bool:
     return True
 
 
+def _cluster_ok(port: int) -> bool:
+    """The node on ``port`` says cluster_state:ok and, a replica, has its master's link up
+    (a commit waits for a replica: before that it would time out)."""
+    import redis
+
+    try:
+        with redis.Redis(host=HOST, port=port, socket_timeout=1.0) as r:
+            if b"cluster_state:ok" not in r.execute_command("CLUSTER", "INFO"):
+                return False
+            repl = r.info("replication")
+            return repl.get("role") == "master" or repl.get("master_link_status") == "up"
+    except (redis.RedisError, OSError):
+        return False
+
+
 def _redis_ping(port: int) -> bool:
     import socket
 
@@ -339,6 +422,17 @@ def _two_processes(launch: Launch) -> list[str]:
     return [launch.cardtable(redis_url=redis_url), launch.cardtable(redis_url=redis_url)]
 
 
+def _cluster(wait_replicas: int) -> Callable[[Launch], list[str]]:
+    """Two processes on a cluster of three masters with one replica each: ``wait_replicas``
+    1 (the default on a cluster: a commit is acknowledged once a replica has it) or 0."""
+
+    def start(launch: Launch) -> list[str]:
+        url = launch.cluster(masters=3, replicas=1)
+        return [launch.cardtable_with(url, wait_replicas=wait_replicas) for _ in range(2)]
+
+    return start
+
+
 TARGETS: list[Target] = [
     Target("baseline", "bare python-socketio broadcast server (bench/baseline.py)", _baseline),
     Target(
@@ -375,6 +469,20 @@ TARGETS: list[Target] = [
         "two cardtable serve processes on one redis-server; the "
         "rooms split between them (a room's players on one process)",
         _two_processes,
+        placement="room",
+    ),
+    Target(
+        "cardtable-cluster",
+        "two cardtable serve processes on a Redis Cluster (3 masters + 1 replica each, Redis 7), "
+        "rooms split between the processes; each commit waits for a replica (WAIT 1)",
+        _cluster(1),
+        placement="room",
+    ),
+    Target(
+        "cardtable-cluster-nowait",
+        "the same cluster and processes, commits acknowledged without waiting for a replica "
+        "(--redis-wait-replicas 0): the cost of WAIT, in the same run",
+        _cluster(0),
         placement="room",
     ),
 ]
