@@ -18,6 +18,7 @@ import msgspec
 from server import metrics
 from server.errors import RATE_LIMITED, CardtableError
 from server.store.base import Store, unreachable_is_unavailable
+from server.store.keys import window_key
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -95,7 +96,7 @@ class SlidingLimiter:
         self.clock = clock
 
     def key(self, address: str) -> str:
-        return f"ct:sw:{self.name}:{limit_key(address)}"
+        return window_key(self.name, limit_key(address))
 
     async def take(self, address: str, event: str | None = None) -> str:
         """Count one event for ``address``, or raise :class:`RateLimited` (nothing counted).

@@ -31,6 +31,14 @@ from server.store.base import (
 )
 from server.store.clients import Client, ScriptRunner, connect
 from server.store.feed import RedisFeed, feed_channel, has_sharded_pubsub
+from server.store.keys import (  # noqa: F401 - named here too (tests, bench)
+    hands_key,
+    ids_key,
+    image_key,
+    log_key,
+    presence_key,
+    room_key,
+)
 from server.store.redis_calls import reached
 from server.store.social_store import RedisSocialStore
 
@@ -113,33 +121,6 @@ local from, to = tonumber(ARGV[1]), tonumber(ARGV[2])
 if from < first or to > tonumber(v) then return false end
 return redis.call('LRANGE', KEYS[2], from - first, to - first)
 """
-
-
-def room_key(code: str) -> str:
-    return f"ct:{{{code}}}:room"
-
-
-def log_key(code: str) -> str:
-    return f"ct:{{{code}}}:log"
-
-
-def presence_key(code: str) -> str:
-    return f"ct:{{{code}}}:here"
-
-
-def image_key(code: str) -> str:
-    """The hash of a room's uploaded images, sha256 -> bytes."""
-    return f"ct:{{{code}}}:img"
-
-
-def ids_key(code: str, player: str) -> str:
-    """The operation ids one player sent in a room, with their outcomes (a sorted set)."""
-    return f"ct:{{{code}}}:ids:{player}"
-
-
-def hands_key(code: str) -> str:
-    """The room's finished hands' records, oldest first."""
-    return f"ct:{{{code}}}:hands"
 
 
 class RedisStore:

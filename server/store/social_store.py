@@ -2,7 +2,8 @@
 challenges and table chat (:class:`server.store.base.SocialStore` says what each call promises).
 
 Every social key shares the hash tag ``{s}`` so the scripts that touch several of them stay on
-one slot of a Redis Cluster; a room's chat history keeps the room's own tag. The keys and
+one slot of a Redis Cluster; a room's chat history keeps the room's own tag (the keys are built
+in :mod:`server.store.keys`). The keys and
 scripts are the ones the social modules used when they held Redis themselves (same data).
 """
 
@@ -13,40 +14,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from server.store.clients import Client, ScriptRunner
+from server.store.keys import (  # noqa: F401 - named here too (tests, bench)
+    AT,
+    DUE,
+    NAMES,
+    ONLINE,
+    PREFIX,
+    PUBLIC,
+    challenge_key,
+    chat_key,
+    identity_key,
+    relation_key,
+    sockets_key,
+)
 from server.store.redis_calls import reached
 
-PREFIX = "ct:{s}:"
-ONLINE = PREFIX + "online"  # zset identity -> last seen
-# hash identity -> the room code it last joined (lobby's "at a table"); an entry goes when its
-# room socket leaves that room, or when the identity goes offline or its presence lapses.
-AT = PREFIX + "at"
-NAMES = PREFIX + "names"  # zset (score 0) "lower name\0identity" of online identities
-PUBLIC = PREFIX + "public"  # zset room code -> when it was made public
-DUE = PREFIX + "due"  # zset open challenge id -> when it expires
 REFRESH_BATCH = 200  # sockets refreshed per script call: short enough not to stall Redis
-
-
-def identity_key(identity: str) -> str:
-    """Hash: ``h`` sha256 of the secret, ``n`` display name, ``o`` its entry in NAMES."""
-    return f"{PREFIX}u:{identity}"
-
-
-def sockets_key(identity: str) -> str:
-    """Zset: the identity's online sockets (``sid``) -> last seen."""
-    return f"{PREFIX}u:{identity}:socks"
-
-
-def relation_key(identity: str, kind: str) -> str:
-    """Set of the identities ``identity`` has blocked / muted / favourited."""
-    return f"{PREFIX}r:{identity}:{kind}"
-
-
-def challenge_key(challenge: str) -> str:
-    return f"{PREFIX}c:{challenge}"
-
-
-def chat_key(code: str) -> str:
-    return f"ct:{{{code}}}:chat"
 
 
 def name_entry(name: str, identity: str) -> str:
