@@ -1,0 +1,44 @@
+"""Configured like any deployment: ``--redis-url`` for one Redis, ``--redis-cluster host:port,...``
+or a ``redis+cluster://`` URL for a cluster; the store reads both kinds of URL."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.__main__ import config_from_args
+from server.store.clients import cluster_nodes, is_cluster_url, node_url
+from server.store.redis_store import RedisStore
+
+
+def test_the_flags_say_where_the_store_is():
+    assert config_from_args(["serve"]).store_url() is None  # the embedded store
+    one = config_from_args(["serve", "--redis-url", "redis://h:6379/0"])
+    assert one.store_url() == "redis://h:6379/0"
+    nodes = config_from_args(["serve", "--redis-cluster", "10.0.0.1:7000, 10.0.0.2:7001"])
+    assert nodes.store_url() == "redis+cluster://10.0.0.1:7000,10.0.0.2:7001"
+    url = config_from_args(["serve", "--redis-url", "redis+cluster://a:1,b:2"])
+    assert url.store_url() == "redis+cluster://a:1,b:2"
+
+
+def test_cluster_urls_name_their_nodes():
+    url = "rediss+cluster://user:pw@a.example:7000,[::1]:7001/"
+    assert is_cluster_url(url) and not is_cluster_url("redis://a:1")
+    assert cluster_nodes(url) == [("a.example", 7000), ("::1", 7001)]
+    assert node_url(url) == "rediss://user:pw@a.example:7000"
+    assert node_url("redis://h:1/0") == "redis://h:1/0"
+    with pytest.raises(ValueError):
+        cluster_nodes("redis+cluster://a,b:2")
+
+
+async def test_a_store_on_the_cluster_url_uses_every_shard(redis_cluster):
+    store = RedisStore(redis_cluster.url)
+    try:
+        codes = [f"CFG{i:03d}" for i in range(30)]
+        for code in codes:
+            assert await store.create(code, b"v0")
+        owners = {redis_cluster.master_of_key(f"ct:{{{c}}}:room").port for c in codes}
+        assert len(owners) == 3  # rooms spread over the three shards by their codes
+        for code in codes:
+            assert await store.load(code) == (0, b"v0")
+    finally:
+        await store.close()
