@@ -20,6 +20,7 @@ import msgspec
 
 from server.errors import BAD_REQUEST, LIMIT, CardtableError
 from server.homemade.images import MAX_IMAGE_BYTES, MAX_IMAGES_PER_ROOM, check_image
+from server.table import fairplay
 from server.table import steps as S
 from server.table.apply import Limits, board, new_id
 from server.table.decks import HASH_RE, Color, ImageHash, Look, custom_face, read_face
@@ -479,6 +480,7 @@ def build_table(loaded: Loaded, code: str, now: float, rng: random.Random | None
         else:
             obj = Button(id=o.id, label=o.label, steps=list(o.steps), w=o.w, h=o.h, **base)
         t.objects[obj.id] = obj
+    fairplay.commit_to(t, 1, rng or random.SystemRandom())  # free play's shuffle 1, fixed now
     return t
 
 

@@ -28,7 +28,6 @@ HostAction = Literal[
     "again",
     "edit",
     "public",
-    "fair_shuffles",
     "reveal",
 ]
 ACTIONS: tuple[str, ...] = get_args(HostAction)
@@ -47,7 +46,6 @@ TAKES: dict[str, frozenset[str]] = {
     "again": frozenset(),
     "edit": frozenset({"who"}),
     "public": frozenset({"public"}),
-    "fair_shuffles": frozenset(),
     "reveal": frozenset(),
 }
 FIELDS: frozenset[str] = frozenset().union(*TAKES.values())
@@ -89,23 +87,14 @@ def seat_computer(table: Table, seat: object, level: object, rng: random.Random,
     return add_computer(table, new_id("p", rng), seat, token, by, str(level))
 
 
-def _fair_shuffles(table: Table, action: str, by: str, rng: random.Random) -> Change:
-    """Free play: turn provably fair shuffles on, or reveal the seeds of the shuffles made."""
+def _reveal_shuffles(table: Table, by: str) -> Change:
+    """Free play: reveal the seeds of the shuffles made (free play's shuffles are always fair)."""
     if table.game is not None:
         raise CardtableError(
-            BAD_REQUEST, "Fair shuffles are for free play: a rule game's deals are fair already."
+            BAD_REQUEST, "Revealing shuffles is for free play: a rule game reveals each deal."
         )
-    if action == "fair_shuffles":
-        if table.fair_shuffle is not None:
-            raise CardtableError(BAD_REQUEST, "Shuffles are provably fair already.")
-        return Change(
-            players_changed=True,
-            log=f"{by} made shuffles provably fair; {fairplay.commit_to(table, 1, rng)}",
-        )
-    if table.fair_shuffle is None:
-        raise CardtableError(
-            BAD_REQUEST, "Turn fair shuffles on first: there is nothing to reveal."
-        )
+    if not table.fair_shuffles:
+        raise CardtableError(BAD_REQUEST, "There is no shuffle to reveal yet.")
     return Change(log=f"{by}: {fairplay.reveal(table)}")
 
 
@@ -144,8 +133,8 @@ def host_action(
         assert table.game is not None
         change.log = f"{me.name} started a new game of {GAMES[table.game.name].info.title}"
         return change
-    if action in ("fair_shuffles", "reveal"):
-        return _fair_shuffles(table, action, me.name, rng)
+    if action == "reveal":
+        return _reveal_shuffles(table, me.name)
     if action == "edit":
         return set_editors(
             table, target.get("who") if isinstance(target, dict) else target, me.name

@@ -1,11 +1,11 @@
-"""Provably fair shuffles in free play (docs/fairness.md, "Free play"), once the host turns them
-on: the same rolling commit as a rule room's deals (:mod:`server.game.fairness`), for the room's
-shuffles. Turning them on commits to shuffle 1's seed (drawn from the room's injected random
-source) in the log; seated pages add their values (the ``fair`` event) until the next shuffle,
-which orders the pile with ``fair.shuffle`` and the key of that seed and those values, and
-commits to the next one. A shuffle's record (game ``"free"``, every card ``dealt`` to the pile)
-is kept with its seed secret until the host reveals the shuffles: then the log shows each seed
-and the records join the room's hand histories.
+"""Provably fair shuffles in free play (docs/fairness.md, "Free play"), always on: the same
+rolling commit as a rule room's deals (:mod:`server.game.fairness`), for the room's shuffles. A
+new table commits to shuffle 1's seed (drawn from the room's injected random source; the
+snapshot's ``fair`` shows it); seated pages add their values (the ``fair`` event) until the next
+shuffle, which orders the pile with ``fair.shuffle`` and the key of that seed and those values,
+and commits to the next one (its log line ends with that commitment). A shuffle's record (game
+``"free"``, every card ``dealt`` to the pile) is kept with its seed secret until the host reveals
+the shuffles: then the log shows each seed and the records join the room's hand histories.
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ T = TypeVar("T")
 
 
 def commit_to(t: Table, n: int, rng: random.Random) -> str:
-    """Draw shuffle ``n``'s seed and publish its commitment: the log line that says so."""
+    """Draw shuffle ``n``'s seed and publish its commitment (returned; the snapshot's and the
+    players deltas' ``fair`` carry it)."""
     seed = fair.new_seed(rng)
     t.fair_shuffle = FairDeal(deal=n, seed=seed.hex(), commitment=fair.commitment(seed, t.code, n))
-    return f"Shuffle {n}: the server's seed is fixed, commitment {t.fair_shuffle.commitment}"
+    return t.fair_shuffle.commitment
 
 
 def _values(t: Table, found: FairDeal) -> list[str | None]:
@@ -34,14 +35,18 @@ def _values(t: Table, found: FairDeal) -> list[str | None]:
 def order(
     t: Table, items: Sequence[T], faces: Sequence[str], pile: str, rng: random.Random
 ) -> tuple[list[T], str]:
-    """``items`` (whose faces are ``faces``) in the order the room's shuffle puts them: the
-    committed seed's keyed shuffle when fair shuffles are on (the shuffle is recorded and the
-    next one committed to; the log line's tail says so), else the room's random source."""
+    """``items`` (whose faces are ``faces``) in the order the room's shuffle puts them, and what
+    the shuffle's log line adds in brackets: in free play the committed seed's keyed shuffle (it
+    is recorded and the next one committed to: "fair shuffle 3; next commitment …"); in a rule
+    room the room's random source ("" added). A table stored before shuffles were committed
+    shuffles once with the random source and commits to the next ("next commitment …")."""
     pending = t.fair_shuffle
-    if pending is None:
+    if t.game is not None or pending is None:
         out = list(items)
         rng.shuffle(out)
-        return out, ""
+        if t.game is not None:
+            return out, ""
+        return out, f"next commitment {commit_to(t, 1, rng)}"
     values = _values(t, pending)
     key = fair.deal_key(bytes.fromhex(pending.seed), t.code, pending.deal, values)
     positions = fair.shuffle(list(range(len(items))), key)
@@ -70,15 +75,15 @@ def order(
             "actions": [],
         }
     )
-    return [items[i] for i in positions], commit_to(t, pending.deal + 1, rng)
+    said = f"fair shuffle {pending.deal}; next commitment {commit_to(t, pending.deal + 1, rng)}"
+    return [items[i] for i in positions], said
 
 
 def reveal(t: Table) -> str:
     """The seeds of every shuffle made so far, in the log; their records go to the room's hand
-    histories with the commit (``fair_revealed``). Returns the log line."""
+    histories with the commit (``fair_revealed``). Returns the log line (``fair_shuffles`` must
+    not be empty: the host's action refuses to reveal nothing)."""
     done = t.fair_shuffles
-    if not done:
-        return "No shuffle to reveal yet"
     t.fair_revealed = [*t.fair_revealed, *done]
     t.fair_shuffles = []
     seeds = "; ".join(f"shuffle {r['deal']}'s seed was {r['seed']}" for r in done)

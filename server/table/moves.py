@@ -363,7 +363,7 @@ def shuffle(ctx: Ctx, actor: Actor, op: O.Shuffle, limits: Limits) -> str:
         assert isinstance(card, Card)
         faces.append((card.face, card.back, card.home))
         ctx.remove(card)
-    # The room's random source, or (fair shuffles on) the committed seed's keyed shuffle.
+    # Free play: the committed seed's keyed shuffle (a rule room: the room's random source).
     faces, committed = fairplay.order(t, faces, [f[0] for f in faces], name_of(s), ctx.rng)
     if committed:
         ctx.change.players_changed = True  # the next shuffle's commitment goes with the players
@@ -383,7 +383,7 @@ def shuffle(ctx: Ctx, actor: Actor, op: O.Shuffle, limits: Limits) -> str:
         ctx.add(card)
         s.cards.append(card.id)
     said = f"{actor.name} shuffled {name_of(s)}"
-    return f"{said}; {committed}" if committed else said
+    return f"{said} ({committed})" if committed else said
 
 
 def seated_order(t: Table, seats: list[int] | None) -> list[int]:

@@ -9,6 +9,7 @@ import random
 
 from plugins.cards import JOKERS
 from server.errors import BAD_REQUEST, CardtableError
+from server.table import fairplay
 from server.table.apply import STANDARD_FACES, new_id
 from server.table.objects import TABLE_H, TABLE_W, Card, Hand, Stack, Table, hand_id
 
@@ -46,4 +47,5 @@ def new_table(
         _deck(table, list(STANDARD_FACES), cx, cy, rng)
     elif template == "standard-jokers":
         _deck(table, [*STANDARD_FACES, *JOKERS], cx, cy, rng)
+    fairplay.commit_to(table, 1, rng or random.SystemRandom())  # shuffle 1's seed, fixed now
     return table

@@ -98,7 +98,8 @@ async def test_give_up_then_rejoin_keeps_the_seat(pages):
     await a.click("[data-testid=menu-shuffle]")
     await b.context.set_offline(False)
     await b.click("[data-testid=rejoin]")
-    await wait_js(b, "s.conn === 'online' && s.log.some(l => l === 'Ana shuffled Deck')")
+    shuffled = "s.log.some(l => l.startsWith('Ana shuffled Deck (fair shuffle '))"
+    await wait_js(b, f"s.conn === 'online' && {shuffled}")
     await b.locator("[data-testid=screen-disconnected]").wait_for(state="detached")
     again = (await dump(b))["me"]
     assert again["player"] == me["player"] and again["seat"] == 1

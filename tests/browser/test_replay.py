@@ -111,9 +111,10 @@ async def test_a_finished_hand_replays_and_verifies_in_the_page(server, pages, d
 
 
 async def test_fair_shuffles_in_free_play_reveal_and_verify(server, pages):
-    """Free play: the host makes shuffles fair (her seated page adds its value by itself), shuffles
-    the deck, reveals the shuffles; the revealed shuffle opens from the players panel's "Hands"
-    and verifies in the page."""
+    """Free play, whose shuffles are always fair: the host's seated page adds its value to shuffle
+    1 by itself, she shuffles the deck (the log line shows the next commitment short), reveals
+    the shuffles; the revealed shuffle opens from the players panel's "Hands" and verifies in
+    the page."""
     async with (
         aiohttp.ClientSession() as http,
         http.post(f"{server.url}/api/rooms", json={"template": "standard"}) as r,
@@ -121,11 +122,17 @@ async def test_fair_shuffles_in_free_play_reveal_and_verify(server, pages):
         code = (await r.json())["code"]
     page = await pages.open(f"/r/{code}?name=Ana", viewport=DESKTOP)
     await enter_room(page)
-    await wait_js(page, "s.me.seat === 0 && s.fair === null")
-    await page.click("[data-testid=host-fair-shuffles]")
-    await wait_js(page, "s.fair && s.fair.deal === 1 && s.fair.sent.includes(0)")
+    await wait_js(page, "s.me.seat === 0 && s.fair && s.fair.deal === 1 && s.fair.sent.includes(0)")
     await page.evaluate("() => window.__cardtable.room.send({op: 'shuffle', id: 'deck'})")
     await wait_js(page, "s.fair && s.fair.deal === 2")
+    said = "Ana shuffled Deck (fair shuffle 1; next commitment "
+    await wait_js(page, f"s.log.some(l => l.startsWith('{said}'))")
+    line = page.locator("[data-testid=log-line]", has_text="Ana shuffled Deck")
+    commitment = await page.evaluate("() => window.__cardtable.dump().fair.commitment")
+    assert (await line.text_content()).endswith(f"{said}{commitment[:8]}…)")
+    assert await line.locator(".hash").get_attribute("title") == commitment
+    await settled(page)
+    await shot(page, "free-shuffle-log-desktop")
     await page.click("[data-testid=host-reveal-shuffles]")
     await wait_js(page, "s.log.some(l => l.includes('Shuffles revealed'))")
     status, record = await _get(f"{server.url}/api/rooms/{code}/hands/1")

@@ -101,7 +101,7 @@ async def test_deal_hands_show_only_own_faces(pages):
     # Shuffle and deal 5 each through the pile's context menu.
     await a.click("[data-testid=stack-count][data-stack=deck]", button="right")
     await a.click("[data-testid=menu-shuffle]")
-    await wait_js(b, "s.log.some(l => l === 'Ana shuffled Deck')")
+    await wait_js(b, "s.log.some(l => l.startsWith('Ana shuffled Deck (fair shuffle '))")
     await a.click("[data-testid=stack-count][data-stack=deck]", button="right")
     await a.click("[data-testid=menu-deal]")
     await a.fill("[data-testid=prompt-input]", "5")

@@ -1,8 +1,9 @@
-"""Provably fair shuffles in free play, over real sockets: the host turns them on (shuffle 1's
-commitment in the log, and in every view's ``fair``); Ben's page adds its value; Ana's shuffle
-orders the deck by the committed seed and Ben's value and commits to shuffle 2; no seed reaches
-anyone (Ben, Eve watching) until the host reveals the shuffles, and then the shuffle's record,
-kept with the room's hands, verifies and is the deck's real order. Refusals change nothing."""
+"""Provably fair shuffles in free play, over real sockets, always on: a new room has committed
+to shuffle 1 (every view's ``fair`` shows it, before anyone sits); Ben's page adds its value;
+Ana's shuffle orders the deck by the committed seed and Ben's value and commits to shuffle 2 (its
+log line ends with that commitment); no seed reaches anyone (Ben, Eve watching) until the host
+reveals the shuffles, and then the shuffle's record, kept with the room's hands, verifies and is
+the deck's real order. Refusals change nothing."""
 
 from __future__ import annotations
 
@@ -47,29 +48,28 @@ async def test_fair_shuffles_commit_take_values_and_reveal(server, make_client):
     await ana.join(code, "Ana")
     await ben.join(code, "Ben", seat=1)
     await eve.join(code, "Eve", seat=None)
-    snap = next(data for name, data in eve.received if name == "snapshot")
-    assert snap["fair"] is None
-    await _refused(ben, "fair", {"deal": 1, "value": VALUE}, "wrong_deal")  # not on yet
-    await _refused(ana, "host", {"action": "reveal"}, "bad_request")
-    await _refused(ben, "host", {"action": "fair_shuffles"}, "forbidden")  # the host's choice
-    await ana.request("host", {"action": "fair_shuffles"})
-    await eve.wait_for(lambda: any("made shuffles provably fair" in line for line in eve.log))
     table = await server_table(server, code)
     assert table.fair_shuffle is not None
     first = table.fair_shuffle
-    assert any(first.commitment in line for line in eve.log)
+    for c in (ana, ben, eve):  # published to every page before any value is taken
+        snap = next(data for name, data in c.received if name == "snapshot")
+        assert snap["fair"] == {"deal": 1, "commitment": first.commitment, "sent": []}
+    await _refused(ben, "fair", {"deal": 2, "value": VALUE}, "wrong_deal")
+    await _refused(ana, "host", {"action": "reveal"}, "bad_request")  # nothing shuffled yet
+    await _refused(ana, "host", {"action": "fair_shuffles"}, "bad_request")  # no opt-in now
     await _refused(eve, "fair", {"deal": 1, "value": VALUE}, "not_seated")
     await ben.request("fair", {"deal": 1, "value": VALUE})
     await _refused(ben, "fair", {"deal": 1, "value": VALUE}, "already_sent")
     await ana.wait_for(lambda: any("Ben's page added its randomness" in x for x in ana.log))
     await ana.op("shuffle", id="deck")
-    await eve.wait_for(
-        lambda: any(line.startswith("Ana shuffled Deck; Shuffle 2:") for line in eve.log)
-    )
+    await eve.wait_for(lambda: any(line.startswith("Ana shuffled Deck (") for line in eve.log))
     table = await server_table(server, code)
     deck = table.objects["deck"]
     assert isinstance(deck, Stack) and table.fair_shuffle is not None
     second = table.fair_shuffle
+    said = f"Ana shuffled Deck (fair shuffle 1; next commitment {second.commitment})"
+    assert said in eve.log
+    await _refused(ben, "host", {"action": "reveal"}, "forbidden")  # the host's choice
     assert second.deal == 2 and second.seed != first.seed
     faces = [c.face for c in (table.objects[cid] for cid in deck.cards) if isinstance(c, Card)]
     # Nobody was sent a seed while the shuffles were secret; no record is served yet.
@@ -90,4 +90,4 @@ async def test_fair_shuffles_commit_take_values_and_reveal(server, make_client):
     assert verdict.ok, verdict.problems
     tampered = dict(record, values=[None, "43" * 16, None, None])
     assert not fair.verify(tampered).ok
-    await _refused(ana, "host", {"action": "fair_shuffles"}, "bad_request")  # on already
+    await _refused(ana, "host", {"action": "reveal"}, "bad_request")  # shuffle 2: not made

@@ -154,5 +154,6 @@ async def test_snapshot_carries_recent_log(server, make_client):
     late = await make_client()
     await late.join(code, "Ben")
     snap = next(p for n, p in late.received if n == "snapshot")
-    assert snap["log"][-2:] == ["Ana shuffled Deck", "Ben joined seat 2"]
+    shuffled = f"Ana shuffled Deck (fair shuffle 1; next commitment {snap['fair']['commitment']})"
+    assert snap["log"][-2:] == [shuffled, "Ben joined seat 2"]
     assert "drag" in snap["features"]

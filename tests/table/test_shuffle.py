@@ -46,7 +46,11 @@ def test_shuffle_rekeys_every_card_and_keeps_the_faces(t):
         assert (c.up, c.parent) == (False, "deck")
     assert ch.removed == set(old_ids)
     assert ch.dirty == {"deck", *nd.cards}
-    assert ch.log == "Ana shuffled Deck"
+    # Free play commits to every shuffle: the line ends with the next one's commitment.
+    assert new.fair_shuffle is not None and new.fair_shuffle.deal == 2
+    assert ch.log == (
+        f"Ana shuffled Deck (fair shuffle 1; next commitment {new.fair_shuffle.commitment})"
+    )
     assert face_multiset(new) == face_multiset(t)
     for seat in (0, 1, 2, 3, None):
         assert visible_faces(new, seat) == {}
@@ -60,7 +64,11 @@ def test_shuffle_a_face_up_row(t):
     new, ch = ok(t, 2, O.Shuffle(id="r"))
     assert len(stack(new, "r").cards) == 4 and not set(stack(new, "r").cards) & set(ids)
     assert visible_faces(new, None) == {}
-    assert ch.log == "Cyd shuffled a pile"
+    assert new.fair_shuffle is not None
+    assert (
+        ch.log
+        == f"Cyd shuffled a pile (fair shuffle 1; next commitment {new.fair_shuffle.commitment})"
+    )
 
 
 def test_shuffle_an_empty_zone(t):

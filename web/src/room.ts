@@ -63,7 +63,6 @@ export class Room implements DragHost {
       start: () => this.startGame(),
       editors: (who) => this.conn.request("host", { action: "edit", who }),
       publish: (on) => this.conn.request("host", { action: "public", public: on }),
-      fairShuffles: () => this.conn.request("host", { action: "fair_shuffles" }),
       revealShuffles: () => this.conn.request("host", { action: "reveal" }),
     });
     this.game = new GameUI(this);

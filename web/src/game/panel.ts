@@ -29,9 +29,16 @@ export interface PanelActions {
   editors(who: "host" | "all"): void;
   /** List the room in the lobby's public tables, or take it off. */
   publish(on: boolean): void;
-  /** Free play: make the shuffles provably fair, or reveal the seeds of those made. */
-  fairShuffles(): void;
+  /** Free play (whose shuffles are always provably fair): reveal the seeds of those made. */
   revealShuffles(): void;
+}
+
+/** A log line with each 64-hex commitment or seed shown as its first 8 characters and "…" (the
+ *  whole one in its title; the room's log keeps it whole): fair deals' lines stay short to read. */
+function shortHashes(text: string): (string | HTMLElement)[] {
+  return text
+    .split(/\b([0-9a-f]{64})\b/)
+    .map((part, i) => (i % 2 === 1 ? h("span", { class: "hash", title: part }, `${part.slice(0, 8)}…`) : part));
 }
 
 /** May a computer player take this empty seat? In a started game: a seat the game plays from;
@@ -205,7 +212,7 @@ export class Panel {
     for (const line of s.log.slice(replaced ? this.logCount - 1 : this.logCount)) {
       const t = new Date(line.at);
       const hhmm = line.at ? `${String(t.getHours()).padStart(2, "0")}:${String(t.getMinutes()).padStart(2, "0")}` : "";
-      this.logEl.appendChild(h("li", { "data-testid": "log-line" }, h("time", {}, hhmm), " ", line.text));
+      this.logEl.appendChild(h("li", { "data-testid": "log-line" }, h("time", {}, hhmm), " ", ...shortHashes(line.text)));
     }
     this.lastLine = s.log[s.log.length - 1];
     if (s.log.length !== this.logCount) {
@@ -423,21 +430,17 @@ export class Panel {
                 this.actions.editors("all"),
               ),
         );
-    // Free play's provably fair shuffles (docs/fairness.md, "Free play"): on, then reveal.
+    // Free play's shuffles are provably fair (docs/fairness.md, "Free play"): reveal their seeds.
     const shuffles = s.game
       ? null
       : h(
           "div",
           { class: "host-row" },
-          h("span", { class: "host-state", "data-testid": "shuffles-state" }, s.fair ? "Fair shuffles" : "Shuffles: random"),
-          s.fair
-            ? btn("host-reveal-shuffles", "Reveal shuffles", "Show the seeds of the shuffles made, so anyone can verify them", () =>
-                this.actions.revealShuffles(),
-              )
-            : btn("host-fair-shuffles", "Make fair", "Commit to each shuffle's seed before the players' pages add theirs", () =>
-                this.actions.fairShuffles(),
-              ),
-          s.fair ? btn("host-hands", "Hands", "The revealed shuffles: verify them", () => void openHands(s.code)) : null,
+          h("span", { class: "host-state", "data-testid": "shuffles-state" }, "Fair shuffles"),
+          btn("host-reveal-shuffles", "Reveal shuffles", "Show the seeds of the shuffles made, so anyone can verify them", () =>
+            this.actions.revealShuffles(),
+          ),
+          btn("host-hands", "Hands", "The revealed shuffles: verify them", () => void openHands(s.code)),
         );
     patchChildren(this.hostEl, [
       h("h3", {}, "Host"),

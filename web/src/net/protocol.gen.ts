@@ -33,7 +33,7 @@ export const CREATE_KINDS = ["button", "card", "chips", "counter", "deck", "die"
 export type CreateKind = (typeof CREATE_KINDS)[number];
 
 /** The host's actions. */
-export const HOST_ACTIONS = ["again", "bot", "edit", "fair_shuffles", "game", "lock", "public", "remove", "reveal", "start", "unlock"] as const;
+export const HOST_ACTIONS = ["again", "bot", "edit", "game", "lock", "public", "remove", "reveal", "start", "unlock"] as const;
 export type HostAction = (typeof HOST_ACTIONS)[number];
 
 /** A button step's `do`. */
@@ -495,7 +495,7 @@ export interface FairMsg {
 }
 
 export interface HostMsg {
-  action: "again" | "bot" | "edit" | "fair_shuffles" | "game" | "lock" | "public" | "remove" | "reveal" | "start" | "unlock";
+  action: "again" | "bot" | "edit" | "game" | "lock" | "public" | "remove" | "reveal" | "start" | "unlock";
   who?: "all" | "host";
   player?: string;
   game?: string;
