@@ -99,21 +99,32 @@ class GuardedServer(socketio.AsyncServer):
 
         What ``emit(event, data, to=sids, ignore_queue=True)`` does, without its per-recipient
         task, its payload walk for binary attachments (our payloads are plain JSON values) and
-        its ping-timeout check (the socket's own ping loop closes dead connections). Each
-        connection's frames go out in the order of these calls."""
-        pkt = self.packet_class(sio_packet.EVENT, data=[event, data], binary=False)
-        encoded = pkt.encode()
-        if not isinstance(encoded, Frame):  # binary attachments: not our payloads, but be correct
-            raise TypeError("send_to takes plain JSON-like data")
-        frame = eio_packet.Packet(eio_packet.MESSAGE, encoded)
+        its ping-timeout check (the socket's own ping loop closes dead connections), and in
+        each wire only if one of the connections speaks it. Each connection's frames go out in
+        the order of these calls."""
+        text: eio_packet.Packet | None = None  # each wire's frame, made when first needed
+        binary: eio_packet.Packet | None = None
         eio_sid_of = self.manager.eio_sid_from_sid
         sockets = self.eio.sockets
         msgpack_sids = self.msgpack_sids
         for sid in sids:
             eio_sid = eio_sid_of(sid, "/")
             socket = sockets.get(eio_sid)
-            if socket is not None and not socket.closed:
-                socket.queue.put_nowait(encoded.binary() if eio_sid in msgpack_sids else frame)
+            if socket is None or socket.closed:
+                continue
+            if eio_sid in msgpack_sids:
+                if binary is None:
+                    packed = pack_packet(sio_packet.EVENT, "/", [event, data], None)
+                    binary = eio_packet.Packet(eio_packet.MESSAGE, packed)
+                socket.queue.put_nowait(binary)
+            else:
+                if text is None:
+                    pkt = self.packet_class(sio_packet.EVENT, data=[event, data], binary=False)
+                    encoded = pkt.encode()
+                    if not isinstance(encoded, str):  # attachments: not our payloads, be correct
+                        raise TypeError("send_to takes plain JSON-like data")
+                    text = eio_packet.Packet(eio_packet.MESSAGE, str(encoded))
+                socket.queue.put_nowait(text)
 
     async def _send_packet(self, eio_sid: str, pkt: Any) -> None:
         if eio_sid in self.msgpack_sids:

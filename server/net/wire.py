@@ -60,6 +60,33 @@ def _ext(code: int, data: memoryview) -> Any:
 _unpack = msgspec.msgpack.Decoder(ext_hook=_ext).decode
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _holds_undefined(value: Any, depth: int = 0) -> bool:
+    """Does ``value`` hold notepack's ``undefined``? ValueError for what JSON can't carry. (A
+    check without copying: a frame from the page rarely holds ``undefined``.)"""
+    if value is _UNDEFINED:
+        return True
+    if depth >= MAX_DEPTH:
+        raise ValueError("nested too deeply")
+    found = False
+    kind = type(value)
+    if kind is list:
+        for v in value:
+            if type(v) not in _SCALARS:
+                found = _holds_undefined(v, depth + 1) or found
+    elif kind is dict:
+        for k, v in value.items():
+            if type(k) is not str:
+                raise ValueError("a map key that is not a string")
+            if type(v) not in _SCALARS:
+                found = _holds_undefined(v, depth + 1) or found
+    elif kind not in _SCALARS:
+        raise ValueError(f"{kind.__name__} is not part of the protocol")
+    return found
+
+
 def _plain(value: Any, depth: int = 0) -> Any:
     """``value`` as JSON would have carried it; ValueError for what JSON can't carry."""
     if value is None or isinstance(value, str | bool | int | float):
@@ -114,4 +141,6 @@ def unpack_packet(frame: bytes) -> tuple[int, str, int | None, Any]:
     if id is not None and type(id) is not int:
         raise ValueError("bad packet id")
     data = d.get("data")
-    return kind, nsp, id, None if data is _UNDEFINED else _plain(data)
+    if _holds_undefined(data):
+        data = None if data is _UNDEFINED else _plain(data)
+    return kind, nsp, id, data
