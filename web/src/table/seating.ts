@@ -396,10 +396,11 @@ export function viewPlaces(objs: Objects, st: Seating, t: TableSize): Frame[] {
 
 const isSide = (f: Frame) => Math.abs(f.fx) > Math.abs(f.fy);
 
-/** Bands when some place is at a side and melds (fanned row zones) lie on the table. */
+/** Bands when some place is at a side and the game lays melds (fanned row zones: "New meld" too,
+ *  so that the table does not change its layout when the first meld goes down). */
 function inBands(objs: Objects, places: readonly Frame[]): boolean {
   if (!places.some(isSide)) return false;
-  for (const o of objs.values()) if (isStack(o) && o.layout === "row" && o.cards.length) return true;
+  for (const o of objs.values()) if (isStack(o) && o.layout === "row") return true;
   return false;
 }
 
@@ -420,14 +421,17 @@ function bandView(objs: Objects, places: Frame[], groups: Map<number, (Item & { 
     }
     const f = at(g);
     if (isSide(f)) {
-      // The plate at the band's edge, the rest beside it in reading order.
+      // The plate at the band's edge, the rest beside it going away from it (its counters
+      // first, then its melds in reading order).
       const left = f.fx > 0;
-      const sorted = [...items].sort((a, b) => a.y - b.y || a.x - b.x);
-      const packed = shelve(sorted, left ? lo + PLATE_W + 2 * EDGE : lo, left ? hi : hi - PLATE_W - 2 * EDGE);
+      const sorted = [...items].sort((a, b) => Number(!!a.flow) - Number(!!b.flow) || a.y - b.y || a.x - b.x);
+      const [from, to] = left ? [lo + PLATE_W + 2 * EDGE, hi] : [lo, hi - PLATE_W - 2 * EDGE];
+      const packed = shelve(sorted, from, to);
+      const width = new Map(sorted.map((b) => [b.id, b.w]));
       blocks.push({
         g,
         h: Math.max(PLATE_H, packed.h),
-        spots: packed.spots,
+        spots: left ? packed.spots : packed.spots.map((p) => ({ ...p, x: from + to - p.x - (width.get(p.id) ?? 0) })),
         seat: { x: left ? lo + PLATE_W / 2 : hi - PLATE_W / 2, y: PLATE_H / 2 },
       });
       continue;
