@@ -175,3 +175,14 @@ test("Pennies on a laptop keeps the server's layout", () => {
   const objs = pennies4();
   assert.equal(seatView(objs, game4(0), null), objs);
 });
+
+test("Pennies with 4 on a phone is in bands from the deal (no meld yet): the layout does not jump at the first meld", () => {
+  const t = { w: 900, h: 1290 };
+  const objs = pennies4();
+  for (const id of [...objs.keys()]) if (/^m\dx/.test(id)) objs.delete(id);
+  const view = seatView(objs, game4(0), t);
+  assert.deepEqual(
+    handPlaces(view, game4(0), t).map((h) => h.player),
+    [2],
+  );
+});
