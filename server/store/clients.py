@@ -33,6 +33,7 @@ from redis.exceptions import (
     ClusterDownError,
     MovedError,
     NoScriptError,
+    RedisClusterException,
     RedisError,
     SlotNotCoveredError,
     TryAgainError,
@@ -41,6 +42,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store.base import StoreUnavailable
+from server.store.redis_calls import no_node_answers
 from server.store.replicas import wait_for_replicas
 
 Client = aioredis.Redis | RedisCluster
@@ -53,14 +55,6 @@ _UNREACHED = (RedisConnectionError, RedisTimeoutError, OSError)
 
 def is_cluster_url(url: str) -> bool:
     return url.split("://", 1)[0].lower() in CLUSTER_SCHEMES
-
-
-def cluster_url(nodes: str, tls: bool = False) -> str:
-    """``host:port,host:port`` (``--redis-cluster``, REDIS_CLUSTER) as a cluster URL; a value
-    that already is one is kept."""
-    if is_cluster_url(nodes):
-        return nodes
-    return ("rediss" if tls else "redis") + "+cluster://" + nodes.replace(" ", "")
 
 
 def cluster_nodes(url: str) -> list[tuple[str, int]]:
@@ -261,7 +255,7 @@ class ScriptRunner:
         self.refreshed = now
         try:
             await cluster.nodes_manager.initialize()
-        except (RedisError, OSError, SlotNotCoveredError):
+        except (RedisError, OSError, RedisClusterException):
             cluster._initialize = True  # noqa: SLF001 - let its next command try again
 
     @staticmethod
@@ -270,3 +264,7 @@ class ScriptRunner:
             return await call
         except (*_UNREACHED, SlotNotCoveredError) as exc:
             raise StoreUnavailable(str(exc)) from exc
+        except RedisClusterException as exc:
+            if no_node_answers(exc):
+                raise StoreUnavailable(str(exc)) from exc
+            raise

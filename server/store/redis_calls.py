@@ -8,13 +8,24 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import TypeVar
 
-from redis.exceptions import ClusterError, RedisError, SlotNotCoveredError, TryAgainError
+from redis.exceptions import (
+    ClusterError,
+    RedisClusterException,
+    RedisError,
+    SlotNotCoveredError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store.base import StoreUnavailable
 
 T = TypeVar("T")
+
+
+def no_node_answers(exc: BaseException) -> bool:
+    """A cluster client that could reach none of its nodes to learn the slot map."""
+    return isinstance(exc, RedisClusterException) and "cannot be connected" in str(exc)
 
 
 async def reached(call: Awaitable[T]) -> T:
@@ -25,6 +36,10 @@ async def reached(call: Awaitable[T]) -> T:
         raise StoreUnavailable(str(exc)) from exc
     except (ClusterError, TryAgainError, SlotNotCoveredError) as exc:  # CLUSTERDOWN, TTL exhausted
         raise StoreUnavailable(str(exc)) from exc
+    except RedisClusterException as exc:
+        if no_node_answers(exc):
+            raise StoreUnavailable(str(exc)) from exc
+        raise
     except RedisError as exc:
         if "LOADING" in str(exc) or "MASTERDOWN" in str(exc):
             raise StoreUnavailable(str(exc)) from exc

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from server.__main__ import config_from_args
+from server.store.base import StoreUnavailable
 from server.store.clients import cluster_nodes, is_cluster_url, node_url
+from server.store.embedded import free_port
 from server.store.redis_store import RedisStore
 
 
@@ -40,5 +42,20 @@ async def test_a_store_on_the_cluster_url_uses_every_shard(redis_cluster):
         assert len(owners) == 3  # rooms spread over the three shards by their codes
         for code in codes:
             assert await store.load(code) == (0, b"v0")
+    finally:
+        await store.close()
+
+
+async def test_a_cluster_that_cannot_be_reached_is_unavailable():
+    store = RedisStore(f"redis+cluster://127.0.0.1:{free_port()}", socket_timeout=0.5)
+    try:
+        assert not await store.ping()
+        with pytest.raises(StoreUnavailable) as raised:
+            await store.create("GONE1", b"v0")
+        assert not raised.value.maybe_applied  # nothing was sent
+        with pytest.raises(StoreUnavailable):
+            await store.load("GONE1")
+        with pytest.raises(StoreUnavailable):
+            await store.social.names(["u1"])
     finally:
         await store.close()
