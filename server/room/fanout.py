@@ -42,6 +42,7 @@ from server.store.base import FeedSubscription
 
 log = logging.getLogger("cardtable.fanout")
 _unpack = msgspec.msgpack.Decoder().decode
+_pack = msgspec.msgpack.Encoder().encode
 ALL = "all"
 SPEC = "spec"
 
@@ -110,6 +111,7 @@ class RoomFeed:
         self.version = -1  # highest entry handled in order; -1 until the first catch-up
         self.queue: asyncio.Queue[_Job] = asyncio.Queue()
         self.held: dict[int, dict[str, Any]] = {}
+        self.last: dict[str, Any] | None = None  # the entry of ``version``, as delivered
         # Connections waiting for a read from the store, by sid: the version their deltas may
         # start after, or None for a snapshot. They are sent nothing until it goes out.
         self.pending: dict[str, int | None] = {}
@@ -185,7 +187,7 @@ class RoomFeed:
                     assert job.conn is not None
                     self._want(job.conn, job.since)
                 else:
-                    await self._fill(await self.source.version(self.code))
+                    await self._catch_up(await self.source.version(self.code))
                 await self._settle()
             except asyncio.CancelledError:
                 raise
@@ -214,6 +216,7 @@ class RoomFeed:
         got = await self.source.entries(self.code, self.version, upto)
         if got is None:  # the log no longer reaches back: everyone starts again from a snapshot
             self.version = upto
+            self.last = None
             for conn in list(self.conns.values()):
                 self._want(conn, None)
         else:
@@ -223,8 +226,34 @@ class RoomFeed:
             await self._deliver(self.version + 1, self.held.pop(self.version + 1))
         self.held = {v: e for v, e in self.held.items() if v > self.version}
 
+    async def _catch_up(self, stored: int) -> None:
+        """Deliver what the store has past this feed, up to ``stored``; or, if the store no
+        longer has what this feed delivered last, start everyone again from a snapshot.
+
+        That happens after a failover: commits published by a master that died before its
+        replica had them are gone (they were never acknowledged: an acknowledgement waits for
+        a replica), and the room goes on from the replica's version, numbering the next commits
+        as the lost ones were. So the entry at this feed's version is compared with the one
+        delivered, not just the version."""
+        if self.version >= 0 and self.last is not None:
+            if stored < self.version:
+                lost = True
+            else:
+                got = await self.source.entries(self.code, self.version - 1, self.version)
+                lost = got is not None and [_pack(e) for e in got] != [_pack(self.last)]
+            if lost:
+                log.warning("feed %s: version %s is gone from the store", self.code, self.version)
+                self.version = stored
+                self.last = None
+                self.held.clear()
+                for conn in list(self.conns.values()):
+                    self._want(conn, None)
+                return
+        await self._fill(stored)
+
     async def _deliver(self, version: int, entry: dict[str, Any]) -> None:
         self.version = version
+        self.last = entry
         deltas: dict[str, dict[str, Any]] = entry["d"]
         seats: dict[str, int | None] = entry.get("p", {})
         reasons: dict[str, str] = entry.get("x", {})

@@ -18,11 +18,15 @@ import signal
 import time
 
 import msgspec
+import pytest
 
+from cardtable_client import OpFailed, TableClient
 from server.store.base import StoreUnavailable
 from server.store.feed import feed_channel
+from server.store.keys import room_key
 from server.store.redis_store import RedisStore
 from tests.clusterredis import ClusterNode, LocalCluster
+from tests.conftest import make_config, new_room, start_server
 
 _pack = msgspec.msgpack.encode
 FILLER = 24 * 1024 * 1024  # past the loopback socket buffers (a few MB each way)
@@ -168,3 +172,120 @@ async def test_kill_9_of_a_master_loses_no_acknowledged_commit(
             replica.proc.send_signal(signal.SIGCONT)
         await feed.close()
         await store.close()
+
+
+async def test_players_on_the_failed_shard_retry_and_carry_on_others_never_notice(
+    private_cluster: LocalCluster,
+) -> None:
+    """The same failure seen by players: a server on the cluster (which waits for a replica by
+    default), one room on each shard. The room on the killed master's shard is told
+    ``unconfirmed`` (retryable), sends the same move again and carries on, its view the
+    store's; the other rooms' players move all along without an error; every acknowledged
+    move is in the store."""
+    cluster = private_cluster
+    server = await start_server(make_config(cluster.url))
+    store = RedisStore(cluster.url)
+    clients: list[TableClient] = []
+    stop = asyncio.Event()
+    try:
+        by_port: dict[int, str] = {}
+        while len(by_port) < cluster.masters:
+            code = await new_room(server)
+            by_port.setdefault(cluster.master_of_key(room_key(code)).port, code)
+        victim = cluster.master_of_key(room_key(next(iter(by_port.values()))))
+        replica = _replica_of(cluster, victim)
+        lost_code = by_port[victim.port]
+        others = [c for p, c in by_port.items() if p != victim.port]
+        player: dict[str, TableClient] = {}
+        for code in by_port.values():
+            player[code] = c = await server.client()
+            clients.append(c)
+            await c.join(code, "P")
+        acked: dict[str, list[tuple[int, float]]] = {c: [] for c in by_port.values()}
+        x = iter(range(1, 1_000_000))
+
+        async def move(code: str, payload: dict | None = None) -> dict:
+            payload = payload or {"op": "move", "id": "deck", "x": float(next(x)), "y": 100.0}
+            got = await player[code].request("op", payload)
+            acked[code].append((got["v"], payload["x"]))
+            return got
+
+        async def elsewhere(code: str) -> None:
+            while not stop.is_set():
+                await move(code)
+
+        for code in by_port.values():
+            await move(code)
+        busy = [asyncio.create_task(elsewhere(c)) for c in others]
+
+        assert replica.proc is not None
+        replica.proc.send_signal(signal.SIGSTOP)
+        with victim.client() as r:
+            r.set(f"filler:{{{lost_code}}}", b"x" * FILLER)
+        retry = {"op": "move", "id": "deck", "x": -1.0, "y": 100.0, "opid": "lost-move-1"}
+        with pytest.raises(OpFailed) as refused:
+            await move(lost_code, retry)
+        assert refused.value.payload["code"] == "unconfirmed"
+        assert refused.value.payload["retryable"]
+        lost_v = acked[lost_code][-1][0] + 1  # committed on the master alone, then lost
+        c = player[lost_code]
+        pile = next(o["id"] for o in c.objects.values() if o["t"] == "stack" and o["id"] != "deck")
+
+        victim.kill()
+        replica.proc.send_signal(signal.SIGCONT)
+
+        async def promoted() -> bool:
+            try:
+                with replica.client() as r:
+                    return r.info("replication").get("role") == "master"
+            except Exception:
+                return False
+
+        await _until("the replica takes over", promoted)
+        victim.start()  # back, as the new master's replica
+
+        async def sent(payload: dict) -> bool:
+            try:
+                await move(lost_code, payload)
+                return True
+            except OpFailed as err:
+                assert err.payload.get("retryable"), err.payload
+                return False
+
+        # First another move (of the other pile): it takes the lost move's version number.
+        other = {"op": "move", "id": pile, "x": -2.0, "y": 100.0, "opid": "after-failover"}
+        await _until("a move on the failed shard is acknowledged again", lambda: sent(other))
+        assert acked[lost_code][-1][0] == lost_v
+        # The lost move sent again, the very same: it lands (once).
+        await _until("the lost move, sent again, is acknowledged", lambda: sent(retry))
+        for _ in range(3):
+            await move(lost_code)
+        stop.set()
+        await asyncio.gather(*busy)
+
+        for code in others:
+            assert not player[code].errors, player[code].errors[:3]
+            assert len(acked[code]) > 3
+        for code, moves in acked.items():
+            recent = moves[-100:]  # the log keeps the newest 200
+            log = await store.log_since(code, recent[0][0] - 1, recent[-1][0])
+            assert log is not None
+            at = {}
+            for raw in log:
+                entry = msgspec.msgpack.decode(raw)
+                at[entry["v"]] = entry["d"]["all"]["set"][0]["x"]
+            assert all(at.get(v) == mx for v, mx in recent), code
+        # The room's player sees the room as the store has it: the move it was shown from the
+        # dead master at lost_v is not taken for the one that has that number now.
+        last_v, last_x = acked[lost_code][-1]
+        await c.wait_version(last_v, timeout=15)
+        assert c.objects["deck"]["x"] == last_x
+        assert c.objects[pile]["x"] == -2.0
+    finally:
+        stop.set()
+        if replica.proc is not None and replica.alive:
+            replica.proc.send_signal(signal.SIGCONT)
+        for c in clients:
+            await c.close()
+        await store.close()
+        await server.stop()
