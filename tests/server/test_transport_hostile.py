@@ -345,6 +345,7 @@ REF_NULL: dict[str, dict[str, Any]] = {
     "favourites_online": {},
     "relation": {"id": "someone-else", "kind": "mute", "on": True},
     "chat": {"text": "hi"},
+    "fair": {"deal": 1, "value": "0" * 32},
 }
 
 
@@ -477,7 +478,7 @@ async def _route_urls(server: RunningServer) -> dict[str, set[str]]:
             asset = next(p.name for p in Path(info["directory"]).iterdir() if p.is_file())
             path = f"{info['prefix']}/{asset}"
         else:
-            path = info.get("path") or info["formatter"].format(code=code, hash="a" * 64)
+            path = info.get("path") or info["formatter"].format(code=code, hash="a" * 64, n=1)
         out.setdefault(path, set()).add(route.method)
     return out
 
