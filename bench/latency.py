@@ -13,6 +13,7 @@ behaviour changed) and, at shutdown, writes their percentiles and Redis's own fi
 * ``reduce``, ``build_deltas``, ``encode`` (the room's blob and the op-log entry);
 * ``commit`` — the commit's round trip to Redis (script, AOF write and fsync, reply);
 * ``feed_lag`` — a commit's entry waiting in its room's feed queue before it is sent;
+* ``blob_kb`` — the room's encoded size (KB), which every commit writes whole;
 * ``ping`` — a bare round trip to Redis (PING, 50 a second): the floor under ``commit``;
 * ``loop_lag`` — how late a 5 ms timer of the event loop fires (other work holding the loop).
 
@@ -89,7 +90,14 @@ def _instrument(spans: Spans) -> None:
 
     for name in ("reduce", "build_deltas"):
         setattr(service, name, spans.timed(name, getattr(service, name)))
-    service.encode_table = spans.timed("encode", service.encode_table)  # type: ignore[assignment]
+    encode_table = spans.timed("encode", service.encode_table)
+
+    def sized(table: Any) -> bytes:  # the room's blob: written whole (and fsynced) per commit
+        blob: bytes = encode_table(table)
+        spans.add("blob_kb", len(blob) / 1024)
+        return blob
+
+    service.encode_table = sized
     service._pack = spans.timed("encode", service._pack)
     RedisStore.commit = spans.timed_async("commit", RedisStore.commit)  # type: ignore[method-assign]
     service.RoomService._maybe_mutate = spans.timed_async(  # type: ignore[method-assign]
@@ -109,10 +117,12 @@ def _instrument(spans: Spans) -> None:
 
     service.RoomService._lock = timed_lock  # type: ignore[method-assign]
     observe = metrics.FEED_LAG.observe
-    metrics.FEED_LAG.observe = lambda s, *a, **k: (  # type: ignore[method-assign]
-        spans.add("feed_lag", s * 1e3),
-        observe(s, *a, **k),
-    )[-1]
+
+    def feed_lag(seconds: float, *a: Any, **k: Any) -> None:
+        spans.add("feed_lag", seconds * 1e3)
+        observe(seconds, *a, **k)
+
+    metrics.FEED_LAG.observe = feed_lag  # type: ignore[method-assign,assignment]
 
 
 async def _loop_lag(spans: Spans, redis: Any) -> None:
@@ -227,7 +237,7 @@ def main(argv: list[str]) -> int:
         s = got["spans"].get(name)
         if s:
             print(f"{name:<14} {s['n']:>7} {s['p50']:>7.3f} {s['p99']:>7.3f} {s['mean']:>7.3f}")
-    for name in ("ping", "feed_lag", "loop_lag"):
+    for name in ("blob_kb", "ping", "feed_lag", "loop_lag"):
         s = got["spans"].get(name)
         if s:
             print(f"{name:<14} {s['n']:>7} {s['p50']:>7.3f} {s['p99']:>7.3f} {s['mean']:>7.3f}")
