@@ -36,6 +36,24 @@ settings.register_profile("dev", max_examples=10)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+CLUSTER_FIXTURES = {"redis_cluster", "private_cluster"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "cluster: runs on a real Redis Cluster (Redis >= 7)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that runs on a Redis Cluster ``cluster`` (``-m "not cluster"`` leaves
+    them out, as ``make test-fast`` does): it asks for one, or ``redis_server`` is the cluster."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        on_cluster = callspec is not None and callspec.params.get("redis_server") == "cluster"
+        if names & CLUSTER_FIXTURES or on_cluster:
+            item.add_marker(pytest.mark.cluster)
+
+
 def skip_or_fail(reason: str) -> None:
     if IN_CI:
         pytest.fail(f"CI=true: cannot skip: {reason}")
