@@ -37,6 +37,9 @@ from server.table.objects import FairDeal, GameSlot, Table
 
 # The slot's attribute (not stored) holding the records of hands finished in this commit.
 _DONE = "fair_done"
+# How long a room made for one person against computers waits, once its seats are full, for the
+# people's pages to add their values to deal 1 (seconds; the page sends on seeing the view).
+VALUE_WAIT = 3.0
 
 
 def supported(binding: Binding) -> bool:
@@ -87,6 +90,22 @@ def dealt(table: Table, start: dict[str, Any], rng: random.Random) -> str:
     slot.fair_start = start
     slot.fair_actions = []
     return commit_to(table, slot.fair_now.deal + 1, rng)
+
+
+def awaits_values(table: Table, seats: list[int], now: float) -> bool:
+    """Whether a full room's start waits for values (a room made with computers, deal 1
+    committed, a seated person's page has not sent one, the deadline not passed). The first
+    time it waits it sets the deadline, ``VALUE_WAIT`` from ``now``: the scheduler wakes then."""
+    slot = table.game
+    if slot is None or not slot.value_wait or slot.fair_next is None or slot.fair_next.deal != 1:
+        return False
+    seated = table.seated()
+    sent = slot.fair_next.values
+    if all(seated[s].bot or s in sent for s in seats if s in seated):
+        return False
+    if slot.start_due is None:
+        slot.start_due = now + VALUE_WAIT
+    return now < slot.start_due
 
 
 def note_action(slot: GameSlot, player: int | None, action: dict[str, Any]) -> None:

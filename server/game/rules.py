@@ -198,6 +198,8 @@ def _maybe_start(
         )
     if not force and len(seats) < usable:
         return None
+    if not force and fairness.supported(binding) and fairness.awaits_values(table, seats, now):
+        return None  # deal 1 waits for the person's value, or its deadline (auto_step)
     return _begin(table, binding, seats, rng.getrandbits(63), rng, now)
 
 
@@ -207,6 +209,7 @@ def _begin(
     slot = table.game
     assert slot is not None
     slot.seats = seats
+    slot.start_due = None
     pending = slot.fair_next
     said = ""
     if pending is not None and fairness.supported(binding):
@@ -525,9 +528,12 @@ def next_wake(table: Table) -> float | None:
     """When the server should look at this room again (:func:`auto_step`), as its state records
     it: the engine's scheduled action's deadline, or the time a computer player may move,
     whichever comes first (a computer offered a discard answers before the offer lapses);
-    ``None``: nothing will happen by itself. The same answer on every process."""
-    if table.game is None or not started(table):
+    ``None``: nothing will happen by itself. The same answer on every process. A game not
+    started yet: when its wait for the people's values for deal 1 ends."""
+    if table.game is None:
         return None
+    if not started(table):
+        return table.game.start_due
     deadline = table.game.deadline
     times = [float(t) for t in (deadline, table.bot_due) if t is not None]
     return min(times) if times else None
@@ -538,9 +544,12 @@ def auto_step(table: Table, rng: random.Random, now: float) -> Change | None:
     recorded pause is over (:attr:`Table.bot_due`); else None. A timer that fires early, on any
     process, finds nothing to do."""
     binding = binding_for(table)
-    if binding is None or not started(table):
+    if binding is None:
         return None
     assert table.game is not None
+    if not started(table):  # a full room whose wait for values for deal 1 is over starts
+        due = table.game.start_due
+        return maybe_start(table, rng, now) if due is not None and now >= due else None
     deadline = table.game.deadline
     state = _state(table)
     if deadline is not None and now >= deadline:

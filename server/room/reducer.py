@@ -213,6 +213,8 @@ def _change(table: Table, intent: Intent, env: Env) -> Change | None:
                 change = merge(change, seat_computer(table, seat, intent.computers, env.rng, ""))
             n = table.seats - 1
             change.log = f"{said}; {n} {intent.computers} computer{'s' * (n != 1)} seated"
+            assert table.game is not None
+            table.game.value_wait = True  # deal 1 waits for the person's value (fairness.py)
         return change
     if isinstance(intent, Edit):
         before = set(table.objects)
@@ -241,7 +243,7 @@ def reduce(table: Table, intent: Intent, env: Env) -> Change | None:
     change = _change(table, intent, env)
     if change is None:
         return None
-    if isinstance(intent, SEATING):
+    if isinstance(intent, (*SEATING, FairValue)):  # a value for deal 1 may start the game
         begun = games.maybe_start(table, env.rng, env.now)
         if begun is not None:
             change = merge(change, begun)

@@ -220,6 +220,10 @@ class GameSlot(msgspec.Struct, kw_only=True, dict=True):
     fair_now: FairDeal | None = None
     fair_start: dict[str, Any] | None = None
     fair_actions: list[dict[str, Any]] = msgspec.field(default_factory=list)
+    # A room made for one person against computers (POST /api/rooms with ``computers``): its
+    # start waits for the people's values for deal 1 until ``start_due`` (epoch seconds).
+    value_wait: bool = False
+    start_due: float | None = None
 
 
 class Table(msgspec.Struct, kw_only=True):

@@ -46,6 +46,9 @@ async def one_click_gin(page: Any, *, named: bool) -> str:
         await page.click("[data-testid=prompt-ok]")
     code = await enter_room(page)
     await wait_js(page, "s.game && !s.game.waiting && s.game.me === 0")
+    # Deal 1 waited for her page's value (docs/fairness.md): it went into deal 1, not deal 2.
+    said = "Ana's page added its randomness to deal 1;"
+    await wait_js(page, "s.log.some(l => l.startsWith(arg))", said)
     return code
 
 
