@@ -19,6 +19,7 @@ cannot be reached makes the client ask the cluster for its slot map again (at mo
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 from collections.abc import Sequence
@@ -158,9 +159,15 @@ class ScriptRunner:
     connections in tests/store on redis-py 8.1).
     """
 
-    def __init__(self, client: Client) -> None:
+    def __init__(self, client: Client, *, in_flight: int = 0, wait: float = 5.0) -> None:
         self.client = client
         self.refreshed = 0.0
+        # On a cluster, at most ``in_flight`` scripts at once per node (0: no limit); the rest
+        # wait up to ``wait`` seconds, as one Redis's blocking pool makes them: redis-py's
+        # cluster client raises at once past its per-node connections.
+        self.in_flight = in_flight
+        self.wait = wait
+        self.gates: dict[str, asyncio.Semaphore] = {}
         # Replicas that must have a write before it is answered (WAIT: server/store/replicas.py).
         self.replicas = 0
         self.replica_timeout_ms = 1000
@@ -226,9 +233,17 @@ class ScriptRunner:
             except SlotNotCoveredError as exc:
                 await self._refresh(cluster)
                 raise StoreUnavailable(str(exc)) from exc
+            gate = self._gate(node.name)
+            if gate is not None:
+                try:
+                    await asyncio.wait_for(gate.acquire(), self.wait)
+                except TimeoutError:
+                    raise StoreUnavailable(f"no connection to {node.name} free in time") from None
             try:
                 conn = node.acquire_connection()
             except _UNREACHED as exc:  # MaxConnectionsError: every connection is busy
+                if gate is not None:
+                    gate.release()
                 raise StoreUnavailable(str(exc)) from exc
             try:
                 await node.disconnect_if_needed(conn)
@@ -245,7 +260,16 @@ class ScriptRunner:
                     asking_node = f"{exc.host}:{exc.port}"
             finally:
                 node.release(conn)
+                if gate is not None:
+                    gate.release()
         raise StoreUnavailable(f"slot {slot} kept moving")
+
+    def _gate(self, node: str) -> asyncio.Semaphore | None:
+        if not self.in_flight:
+            return None
+        if node not in self.gates:
+            self.gates[node] = asyncio.Semaphore(self.in_flight)
+        return self.gates[node]
 
     async def _refresh(self, cluster: RedisCluster) -> None:
         """Ask the cluster for its slot map again (not more often than ``REFRESH_EVERY``)."""

@@ -146,7 +146,7 @@ class RedisStore:
         self.redis: Client = connect(
             url, socket_timeout=socket_timeout, max_connections=max_connections, pool_wait=pool_wait
         )
-        self._scripts = ScriptRunner(self.redis)
+        self._scripts = ScriptRunner(self.redis, in_flight=max_connections, wait=pool_wait)
         self._scripts.replicas = replicas  # each write waits for this many replicas (WAIT)
         self._create = self._scripts.register(_CREATE)
         self._commit = self._scripts.register(_COMMIT)

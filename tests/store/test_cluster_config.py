@@ -3,6 +3,8 @@ or a ``redis+cluster://`` URL for a cluster; the store reads both kinds of URL."
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from server.__main__ import config_from_args
@@ -57,5 +59,19 @@ async def test_a_cluster_that_cannot_be_reached_is_unavailable():
             await store.load("GONE1")
         with pytest.raises(StoreUnavailable):
             await store.social.names(["u1"])
+    finally:
+        await store.close()
+
+
+async def test_more_commits_than_connections_wait_for_one_on_a_cluster(redis_cluster):
+    """As on one Redis (a blocking pool), scripts past a node's connections wait for a free one
+    instead of failing: redis-py's cluster client raises at once past its per-node limit."""
+    store = RedisStore(redis_cluster.url, max_connections=2)
+    try:
+        codes = [f"BUSY{i:03d}" for i in range(60)]
+        assert all(await asyncio.gather(*(store.create(c, b"v0") for c in codes)))
+        await store.commit(codes[0], 0, 1, b"v1", b"e1")  # the first asks how to publish
+        await asyncio.gather(*(store.commit(c, 0, 1, b"v1", b"e1") for c in codes[1:]))
+        assert [await store.version(c) for c in codes] == [1] * 60
     finally:
         await store.close()
