@@ -249,9 +249,10 @@ class Table(msgspec.Struct, kw_only=True):
     public: bool = False  # the host listed the room in the lobby
     former: list[Former] = msgspec.field(default_factory=list)  # people who left, newest last
     creator: str = ""  # the player id of the room's first person: host whenever present
-    # Provably fair shuffles in free play, once the host turns them on (server.table.fairplay):
-    # the next shuffle's committed seed and the values sent for it; the records of shuffles
-    # made (seeds secret until the host reveals them); revealed ones, for the commit to store.
+    # Provably fair shuffles in free play, always (server.table.fairplay; a new table commits
+    # to shuffle 1): the next shuffle's committed seed and the values sent for it; the records
+    # of shuffles made (seeds secret until the host reveals them); revealed ones, for the
+    # commit to store.
     fair_shuffle: FairDeal | None = None
     fair_shuffles: list[dict[str, Any]] = msgspec.field(default_factory=list)
     fair_revealed: list[dict[str, Any]] = msgspec.field(default_factory=list)
