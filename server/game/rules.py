@@ -273,7 +273,12 @@ def stop_game(table: Table) -> Change:
     assert table.game is not None
     owned = set(table.game.zones) | set(table.game.markers)
     table.game = None
-    change = Change(game_changed=True, log=f"{binding.info.title} rules are off: free play")
+    # players_changed: the players delta carries free play's next shuffle (``fair``) to the pages.
+    change = Change(
+        game_changed=True,
+        players_changed=True,
+        log=f"{binding.info.title} rules are off: free play",
+    )
     for obj in table.objects.values():
         if obj.id in owned or (isinstance(obj, Stack) and obj.locked):
             # The game's zones become ordinary piles: unlocked, and gone once emptied.

@@ -91,3 +91,23 @@ async def test_fair_shuffles_commit_take_values_and_reveal(server, make_client):
     tampered = dict(record, values=[None, "43" * 16, None, None])
     assert not fair.verify(tampered).ok
     await _refused(ana, "host", {"action": "reveal"}, "bad_request")  # shuffle 2: not made
+
+
+async def test_rules_off_hands_the_pages_free_plays_next_shuffle(server, make_client):
+    """Back to free play, the pages learn of the shuffle waiting for their values at once (the
+    rules-off delta carries ``fair``), so a seated page adds its value before the next shuffle."""
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{server.url}/api/rooms", json={"game": "gin_rummy"}) as r,
+    ):
+        code = (await r.json())["code"]
+    ana: TableClient = await make_client()
+    await ana.join(code, "Ana")
+    ack = await ana.request("host", {"action": "game", "game": None})
+    await ana.wait_version(ack["v"])
+    table = await server_table(server, code)
+    assert table.game is None and table.fair_shuffle is not None
+    delta = next(d for name, d in ana.received if name == "delta" and d["v"] == ack["v"])
+    pending = {"deal": 1, "commitment": table.fair_shuffle.commitment, "sent": []}
+    assert delta.get("fair") == pending
+    await ana.request("fair", {"deal": 1, "value": VALUE})  # taken: free play's shuffle 1
