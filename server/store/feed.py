@@ -113,34 +113,45 @@ class RedisFeed:
             return FeedMessage("entry", feed_code(msg["channel"]), msg["data"])
         return None
 
-    def _nodes(self) -> list[PubSub]:
-        return list(self.pubsub.node_pubsub_mapping.values())
+    def _node(self, name: str) -> PubSub | None:
+        got: PubSub | None = self.pubsub.node_pubsub_mapping.get(name)
+        return got
 
     def _read_nodes(self) -> None:
         """A reader task for every node connection of a cluster pub/sub that has none."""
         if not isinstance(self.redis, RedisCluster):
             return
-        for node in self._nodes():
+        for name, node in list(self.pubsub.node_pubsub_mapping.items()):
             task = self.readers.get(id(node))
             if task is None or task.done():
-                self.readers[id(node)] = asyncio.create_task(self._read(node), name="feed node")
+                self.readers[id(node)] = asyncio.create_task(
+                    self._read(self.redis, name, node), name=f"feed {name}"
+                )
 
-    async def _read(self, node: PubSub) -> None:
+    async def _read(self, cluster: RedisCluster, name: str, node: PubSub) -> None:
+        """Read one node's connection while it is the one for ``name``. Through
+        ``get_sharded_message``, which keeps the cluster pub/sub's own books (a channel
+        unsubscribed is forgotten there too, so a later failover does not subscribe it again;
+        a node connection left without channels is closed)."""
         failing = False
-        while any(n is node for n in self._nodes()):
+        while self._node(name) is node:
             try:
-                msg = await node.get_message(timeout=1.0)
+                target = cluster.get_node(node_name=name)
+                if target is not None:
+                    msg = await self.pubsub.get_sharded_message(timeout=1.0, target_node=target)
+                else:  # no longer in the slot map: read what is left on its connection
+                    msg = await node.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                if not any(n is node for n in self._nodes()):
-                    return  # its channels moved to another node meanwhile
+                if self._node(name) is not node:
+                    break  # its channels moved to another node meanwhile
                 if not failing:
                     self.queue.put_nowait(exc)
                     failing = True
                 # Ask the cluster who owns the slots now: the channels move with them.
                 with contextlib.suppress(Exception):
-                    await self.redis.nodes_manager.initialize()  # type: ignore[union-attr]
+                    await cluster.nodes_manager.initialize()
                 await asyncio.sleep(0.2)
                 self._read_nodes()
                 continue

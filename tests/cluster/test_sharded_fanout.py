@@ -164,3 +164,36 @@ async def test_cluster_feed_reads_every_shard_through_its_own(
         assert seen == {c: [1, 2, 3] for c in codes}
     finally:
         await feed.close()
+
+
+async def test_cluster_feed_forgets_rooms_it_leaves(
+    redis_cluster: LocalCluster, cluster_store: RedisStore
+) -> None:
+    """A room left is forgotten by the cluster pub/sub too: after a failover it resubscribes
+    what it still tracks, which would otherwise be every room this process ever had (and the
+    list would only grow); a node connection left with no room is closed."""
+    by_port = _codes_on_every_shard(redis_cluster, 2)
+    kept = [cs[0] for cs in by_port.values()][:1]
+    codes = [c for cs in by_port.values() for c in cs]
+    feed = cluster_store.subscription()
+    try:
+        for code in codes:
+            await feed.subscribe(code)
+        for code in codes:
+            if code not in kept:
+                await feed.unsubscribe(code)
+        want = {feed_channel(c).encode() for c in kept}
+        owner = redis_cluster.master_of_key(feed_channel(kept[0])).port
+        deadline = time.monotonic() + 10
+
+        def books() -> tuple[set, set]:
+            ps = feed.pubsub  # type: ignore[attr-defined]
+            return set(ps.shard_channels), {
+                int(n.rsplit(":", 1)[1]) for n in ps.node_pubsub_mapping
+            }
+
+        while books() != (want, {owner}):
+            assert time.monotonic() < deadline, books()
+            await feed.next(0.2)
+    finally:
+        await feed.close()
