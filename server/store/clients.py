@@ -141,10 +141,11 @@ class Script:
     """A Lua script the store runs through its :class:`ScriptRunner` (on a cluster, at the
     master of its first key's slot); called like redis-py's: ``await script(keys=, args=)``."""
 
-    def __init__(self, runner: ScriptRunner, source: str) -> None:
+    def __init__(self, runner: ScriptRunner, source: str, waits: bool = True) -> None:
         self.runner = runner
         self.script = source
         self.sha = hashlib.sha1(source.encode()).hexdigest()  # noqa: S324 - Redis names it so
+        self.waits = waits  # for the runner's replicas after it runs (False: reads, rate limits)
 
     async def __call__(self, keys: Sequence[str], args: Sequence[Any] = ()) -> Any:
         return await self.runner.run(self, list(keys), list(args))
@@ -172,8 +173,10 @@ class ScriptRunner:
         self.replicas = 0
         self.replica_timeout_ms = 1000
 
-    def register(self, source: str) -> Script:
-        return Script(self, source)
+    def register(self, source: str, *, waits: bool = True) -> Script:
+        """``waits``: a write whose answer waits for :attr:`replicas` (not a read, nor a write
+        whose loss on failover is harmless, e.g. a rate-limit window)."""
+        return Script(self, source, waits)
 
     async def run(self, script: Any, keys: list[str], args: list[Any]) -> Any:
         """The script's answer. Raises ``StoreUnavailable``: ``maybe_applied`` when it was sent
@@ -201,7 +204,8 @@ class ScriptRunner:
             raise StoreUnavailable(str(exc)) from exc
         try:
             got = await _send(conn, script, keys, args, asking)
-            await wait_for_replicas(conn, self.replicas, self.replica_timeout_ms)
+            if getattr(script, "waits", True):
+                await wait_for_replicas(conn, self.replicas, self.replica_timeout_ms)
             return got
         except (BusyLoadingError, ClusterDownError, TryAgainError) as exc:  # refused, not run
             raise StoreUnavailable(str(exc)) from exc

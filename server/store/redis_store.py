@@ -150,9 +150,9 @@ class RedisStore:
         self._scripts.replicas = replicas  # each write waits for this many replicas (WAIT)
         self._create = self._scripts.register(_CREATE)
         self._commit = self._scripts.register(_COMMIT)
-        self._commit_sharded = self.redis.register_script(_sharded(_COMMIT))
+        self._commit_sharded = self._scripts.register(_sharded(_COMMIT))
         self._sharded: bool | None = None  # has sharded pub/sub: asked once (sharded_pubsub)
-        self._log_range = self._scripts.register(_LOG_RANGE)
+        self._log_range = self._scripts.register(_LOG_RANGE, waits=False)
         self._refuse = self._scripts.register(_REFUSE)
         self.social = RedisSocialStore(self.redis)
 
@@ -337,7 +337,7 @@ return {}
 
     @cached_property
     def _sliding(self) -> Any:
-        return self._scripts.register(self._SLIDING)
+        return self._scripts.register(self._SLIDING, waits=False)
 
     async def window_add(
         self, key: str, member: str, now: float, windows: Sequence[tuple[float, int]]

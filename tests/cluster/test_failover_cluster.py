@@ -289,3 +289,23 @@ async def test_players_on_the_failed_shard_retry_and_carry_on_others_never_notic
             await c.close()
         await store.close()
         await server.stop()
+
+
+async def test_only_writes_wait_for_a_replica(redis_server) -> None:  # noqa: ANN001
+    """On a Redis with no replica, a store that waits for one refuses writes (retryably, maybe
+    applied) but reads the log and counts rate-limit windows without waiting: those scripts
+    are not worth an acknowledgement's wait, and must not fail while a shard has no replica."""
+    plain = RedisStore(redis_server.url)
+    waiting = RedisStore(redis_server.url, replicas=1)
+    try:
+        await plain.create("WAITS1", b"s0")
+        await plain.commit("WAITS1", 0, 1, b"s1", _pack({"v": 1, "d": {}}))
+        with pytest.raises(StoreUnavailable) as refused:
+            await waiting.commit("WAITS1", 1, 2, b"s2", _pack({"v": 2, "d": {}}))
+        assert refused.value.maybe_applied
+        log = await waiting.log_since("WAITS1", 0, 2)  # the write ran: it was not confirmed
+        assert log is not None and [_v(e) for e in log] == [1, 2]
+        assert await waiting.window_add("ct:sw:{join:test}", "m1", 1.0, [(60.0, 5)]) is None
+    finally:
+        await plain.close()
+        await waiting.close()
