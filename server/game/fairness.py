@@ -262,8 +262,21 @@ def contribute(table: Table, actor: Actor, deal: int, value: str) -> Change:
     return Change(
         game_changed=slot is not None,
         players_changed=slot is None,  # free play: the shuffle's ``fair`` goes with the players
-        log=f"{actor.name}'s page added its randomness to {what} {deal}",
+        log=_sent_line(table, list(pending.values), what, deal),
+        # Every seated page answers a commitment at once: one line that grows, not one each.
+        burst=f"fair {what} {deal}",
     )
+
+
+def _sent_line(table: Table, seats: list[int], what: str, deal: int) -> str:
+    """``Ana's page added its randomness to deal 2``; with several pages, in the order they
+    sent: ``Ana's, Ben's and Cy's pages added their randomness to deal 2``."""
+    seated = table.seated()
+    names = [f"{seated[s].name}'s" if s in seated else f"seat {s + 1}'s" for s in seats]
+    if len(names) == 1:
+        return f"{names[0]} page added its randomness to {what} {deal}"
+    listed = f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"{listed} pages added their randomness to {what} {deal}"
 
 
 def view(table: Table) -> dict[str, Any] | None:

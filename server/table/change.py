@@ -43,8 +43,9 @@ class Change:
     log: str = ""
     players_changed: bool = False
     game_changed: bool = False
-    # A burst key (a counter's clicks: player and counter): a line whose key is the room log's
-    # last line's, within LOG_BURST seconds of it, replaces that line (``log_replaces``).
+    # A burst key (a counter's clicks: player and counter; the pages adding randomness to one
+    # deal): a line whose key is the room log's last line's, within LOG_BURST seconds of it,
+    # replaces that line (``log_replaces``).
     burst: str = ""
     log_replaces: bool = False
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from server.room.reducer import Env, TableOp, reduce
+from server.room.reducer import Env, FairValue, TableOp, reduce
 from server.table import ops as O
 from server.table.apply import LOG_BURST
 from server.table.objects import Counter, Table
@@ -62,3 +62,24 @@ def test_without_a_clock_nothing_merges() -> None:
     _click(t, "p0", 0.0)
     assert not _click(t, "p0", 0.0)
     assert len(t.log) == 2
+
+
+def test_pages_adding_randomness_to_one_shuffle_make_one_growing_line() -> None:
+    """Every seated page answers a commitment at once: one line naming them all, in the order
+    they sent, not a line each (a free table of four had four lines after every shuffle)."""
+    t = seated_table(rng=random.Random(1))
+    pending = t.fair_shuffle
+    assert pending is not None and len(t.seated()) >= 3
+    value = "ab" * 16
+    lines = []
+    for at, pid in ((100.0, "p1"), (100.2, "p0"), (100.3, "p2")):
+        change = reduce(t, FairValue(pid, pending.deal, value), Env(at, random.Random(0)))
+        assert change is not None
+        lines.append((change.log_replaces, t.log[-1]))
+    deal, cy = pending.deal, t.players["p2"].name
+    assert lines == [
+        (False, f"Ben's page added its randomness to shuffle {deal}"),
+        (True, f"Ben's and Ana's pages added their randomness to shuffle {deal}"),
+        (True, f"Ben's, Ana's and {cy}'s pages added their randomness to shuffle {deal}"),
+    ]
+    assert sum("randomness" in line for line in t.log) == 1
