@@ -205,7 +205,12 @@ async def test_players_on_the_failed_shard_retry_and_carry_on_others_never_notic
         x = iter(range(1, 1_000_000))
 
         async def move(code: str, payload: dict | None = None) -> dict:
-            payload = payload or {"op": "move", "id": "deck", "x": float(next(x)), "y": 100.0}
+            payload = payload or {
+                "op": "move",
+                "id": "deck",
+                "x": float(next(x) % 9000 + 1),
+                "y": 100.0,
+            }
             got = await player[code].request("op", payload)
             acked[code].append((got["v"], payload["x"]))
             return got
