@@ -154,7 +154,7 @@ class RedisStore:
         self._sharded: bool | None = None  # has sharded pub/sub: asked once (sharded_pubsub)
         self._log_range = self._scripts.register(_LOG_RANGE, waits=False)
         self._refuse = self._scripts.register(_REFUSE)
-        self.social = RedisSocialStore(self.redis)
+        self.social = RedisSocialStore(self.redis, self._scripts)
 
     def subscription(self) -> RedisFeed:
         """A pub/sub reader of the rooms' feed channels (each commit publishes its entry)."""

@@ -188,9 +188,9 @@ class RedisSocialStore:
     """The social part of :class:`server.store.redis_store.RedisStore` (its ``social``); every
     call raises :class:`server.store.base.StoreUnavailable` when Redis can't be reached."""
 
-    def __init__(self, redis: Client) -> None:
+    def __init__(self, redis: Client, runner: ScriptRunner | None = None) -> None:
         self.redis = redis
-        runner = ScriptRunner(redis)
+        runner = runner or ScriptRunner(redis)  # the store's: its limits and replica waits
         self._hello: Any = runner.register(_HELLO)
         self._on: Any = runner.register(_ON)
         self._on_many: Any = runner.register(_ON_MANY)
