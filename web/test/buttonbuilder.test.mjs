@@ -5,8 +5,18 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { STEP_NAMES } from "../src/net/protocol.gen.ts";
 import SCHEMA from "./fixtures/steps.schema.json";
-import { describe, displayNames, fieldsOf, moveRow, namedTargets, newRow, ROW_KINDS, rowOf, stepOf, validate } from "../src/edit/steprows.ts";
-
+import {
+  describe,
+  displayNames,
+  fieldsOf,
+  moveRow,
+  namedTargets,
+  newRow,
+  ROW_KINDS,
+  rowOf,
+  stepOf,
+  validate,
+} from "../src/edit/steprows.ts";
 
 /** The JSON-schema subset msgspec writes for the steps: objects, enums, strings, ints, bools, arrays. */
 function check(schema, value, path = "step") {
@@ -18,11 +28,15 @@ function check(schema, value, path = "step") {
   if (schema.enum) return schema.enum.includes(value) ? [] : [`${path}: ${JSON.stringify(value)} not in ${schema.enum}`];
   const types = [schema.type].flat();
   const typeOk = types.some((t) =>
-    t === "object" ? value !== null && typeof value === "object" && !Array.isArray(value)
-    : t === "array" ? Array.isArray(value)
-    : t === "integer" ? Number.isInteger(value)
-    : t === "null" ? value === null
-    : typeof value === t,
+    t === "object"
+      ? value !== null && typeof value === "object" && !Array.isArray(value)
+      : t === "array"
+        ? Array.isArray(value)
+        : t === "integer"
+          ? Number.isInteger(value)
+          : t === "null"
+            ? value === null
+            : typeof value === t,
   );
   if (!typeOk) return [`${path}: ${JSON.stringify(value)} is not ${types}`];
   const out = [];
@@ -118,7 +132,10 @@ test("stored steps come back as the same rows and the same steps", () => {
     { do: "chips", id: "k2", n: -3 },
   ];
   const rows = stored.map(rowOf);
-  assert.deepEqual(rows.map((r) => r.kind), ["gather", "shuffle", "deal", "move", "flip", "flip", "set", "add", "chips", "chips", "addchips"]);
+  assert.deepEqual(
+    rows.map((r) => r.kind),
+    ["gather", "shuffle", "deal", "move", "flip", "flip", "set", "add", "chips", "chips", "addchips"],
+  );
   assert.deepEqual(rows.map(stepOf), stored);
   assert.deepEqual(check(SCHEMA, rows.map(stepOf)), []);
 });
