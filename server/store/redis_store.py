@@ -17,6 +17,7 @@ The records of a rule room's finished hands (JSON, oldest first) are appended to
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
@@ -152,6 +153,7 @@ class RedisStore:
         self._commit = self._scripts.register(_COMMIT)
         self._commit_sharded = self._scripts.register(_sharded(_COMMIT))
         self._sharded: bool | None = None  # has sharded pub/sub: asked once (sharded_pubsub)
+        self._asking = asyncio.Lock()  # the first commits wait for that one answer
         self._log_range = self._scripts.register(_LOG_RANGE, waits=False)
         self._refuse = self._scripts.register(_REFUSE)
         self.social = RedisSocialStore(self.redis, self._scripts)
@@ -163,7 +165,9 @@ class RedisStore:
     async def sharded_pubsub(self) -> bool:
         """Whether commits publish with SPUBLISH (Redis >= 7, :mod:`server.store.feed`)."""
         if self._sharded is None:
-            self._sharded = await self._call(has_sharded_pubsub(self.redis))
+            async with self._asking:  # many first commits at once ask once, not once each
+                if self._sharded is None:
+                    self._sharded = await self._call(has_sharded_pubsub(self.redis))
         return self._sharded
 
     async def _call(self, coro: Any) -> Any:
