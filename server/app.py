@@ -7,7 +7,6 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 
-import socketio
 from aiohttp import web
 
 from server.config import Config
@@ -25,9 +24,9 @@ from server.net.messages import CLIENT_EVENTS
 from server.net.sio import GuardedServer
 from server.net.sockets import SocketHandlers
 from server.room.service import RoomService
-from server.store.clients import node_url
 from server.store.embedded import EmbeddedRedis
 from server.store.redis_store import RedisStore
+from server.store.sio_manager import StoreManager
 
 log = logging.getLogger("cardtable")
 SIO_KEY: web.AppKey[GuardedServer] = web.AppKey("sio", GuardedServer)
@@ -43,25 +42,16 @@ async def _heartbeat(handlers: SocketHandlers, every: float) -> None:
             log.exception("heartbeat failed")
 
 
-async def _close_manager(manager: socketio.AsyncRedisManager) -> None:
-    task = getattr(manager, "thread", None)
-    if isinstance(task, asyncio.Task):
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
-
-
 def create_app(config: Config) -> web.Application:
     app = web.Application(
         middlewares=[security_headers, not_found_page, wrong_method], client_max_size=64 * 1024
     )
     # With an external Redis, events fan out through it so several server processes can share
     # rooms; the embedded store is private to one process, so it fans out in memory.
-    # On a Redis Cluster it is given one node (python-socketio speaks to one server; plain
-    # pub/sub on a cluster node reaches every node).
+    # One Redis or a cluster alike, through the store's kind of client (server/store/sio_manager).
     store_url = config.store_url()
     manager = (
-        socketio.AsyncRedisManager(node_url(store_url), channel="cardtable") if store_url else None
+        StoreManager(store_url, socket_timeout=config.store_timeout_seconds) if store_url else None
     )
     sio = GuardedServer(
         async_mode="aiohttp",
@@ -113,6 +103,6 @@ def create_app(config: Config) -> web.Application:
 
     app.cleanup_ctx.append(store_ctx)
     if manager is not None:
-        app.on_shutdown.append(lambda _app: _close_manager(manager))
+        app.on_shutdown.append(lambda _app: manager.aclose())
     add_routes(app, config)
     return app
