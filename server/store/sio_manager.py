@@ -133,12 +133,15 @@ class StoreManager(AsyncPubSubManager):
                 raise
             except Exception as exc:
                 self._get_logger().warning("Socket.IO channel: %s; subscribing again", exc)
-                if not isinstance(self.redis, RedisCluster) and self.pubsub is not None:
+                # A new pub/sub, subscribed where the slot map says now. Not the cluster
+                # pub/sub's own move of the channel: run as a task of its own, it reads the old
+                # node's connection while this reads it too (redis-py 8.1), and fails.
+                if self.pubsub is not None:
                     with contextlib.suppress(Exception):
                         await self.pubsub.aclose()
-                    self.pubsub = None  # one Redis: a new connection, subscribed again
+                    self.pubsub = None
                 await asyncio.sleep(pause)
-                pause = min(pause * 2, 5.0)
+                pause = min(pause * 2, 2.0)
                 await self._refresh()
                 continue
             pause = RETRY_PAUSE
