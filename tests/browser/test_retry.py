@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgpack
+
 from server.net.http import ROOMS_KEY
 from server.table.objects import Counter
 from tests.browser.conftest import BROWSER_TESTS, Pages, enter_room, settled, shot, wait_js
@@ -17,6 +19,20 @@ from tests.conftest import make_config, start_server
 pytestmark = BROWSER_TESTS
 
 BURST = 8
+
+
+def events(frames: list[Any]) -> list[list[Any]]:
+    """The Socket.IO events ``[name, payload]`` in websocket frames: the page speaks msgpack
+    (binary frames, socket.io-msgpack-parser's ``{type, nsp, data}``), a JSON page ``42[...]``."""
+    out: list[list[Any]] = []
+    for f in frames:
+        if isinstance(f, bytes):
+            packet = msgpack.unpackb(f)
+            if isinstance(packet, dict) and packet.get("type") == 2:
+                out.append(packet["data"])
+        elif f.startswith("42["):
+            out.append(json.loads(f[2:]))
+    return out
 
 
 async def test_operations_refused_as_retryable_are_sent_again_until_they_land(
@@ -30,12 +46,12 @@ async def test_operations_refused_as_retryable_are_sent_again_until_they_land(
     own = Pages(browser, srv)
     try:
         page = await own.open("/?name=Ana")
-        frames: list[str] = []
-        sent: list[str] = []
+        frames: list[Any] = []
+        sent: list[Any] = []
 
         def watch(ws: Any) -> None:
-            ws.on("framereceived", lambda payload: frames.append(str(payload)))
-            ws.on("framesent", lambda payload: sent.append(str(payload)))
+            ws.on("framereceived", lambda payload: frames.append(payload))
+            ws.on("framesent", lambda payload: sent.append(payload))
 
         page.on("websocket", watch)
         await page.select_option("[data-testid=template]", "blank")
@@ -51,9 +67,11 @@ async def test_operations_refused_as_retryable_are_sent_again_until_they_land(
 
         await wait_js(page, "s.server.filter(o => o.t === 'counter').length === arg", BURST)
         await settled(page)
-        refused = [f for f in frames if f.startswith('42["error"') and "rate_limited" in f]
+        got = events(frames)
+        assert any(name == "delta" for name, *_ in got)  # the frames were read
+        refused = [e for e in got if e[0] == "error" and e[1].get("code") == "rate_limited"]
         assert refused, "the burst was never refused: the test proves nothing"
-        ops = [json.loads(f[2:])[1] for f in sent if f.startswith('42["op"')]
+        ops = [e[1] for e in events(sent) if e[0] == "op"]
         opids: dict[Any, set[str]] = {}
         for op in ops:
             opids.setdefault(op["ref"], set()).add(op.get("opid", ""))
