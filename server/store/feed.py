@@ -89,6 +89,12 @@ class RedisFeed:
     async def unsubscribe(self, code: str) -> None:
         channel = feed_channel(code).encode()
         if self.sharded:
+            if isinstance(self.redis, RedisCluster):
+                # redis-py marks the channel pending at the cluster level only after SUNSUBSCRIBE
+                # is sent, by copying the node's pending set; a reader task that handles the
+                # reply first has already taken it out of that set, so the cluster's books keep
+                # the channel (and its node connection) for ever. Mark it before sending.
+                self.pubsub.pending_unsubscribe_shard_channels.add(channel)
             await self.pubsub.sunsubscribe(channel)
         else:
             await self.pubsub.unsubscribe(channel)
