@@ -28,6 +28,10 @@ _.retrying
 # library calls them, with these parameters.
 _._engineio_server_class
 _._handle_eio_message
+
+# python-socketio's AsyncPubSubManager calls these of its subclass (server/store/sio_manager.py).
+_._publish
+_._listen
 _._log_error_once
 _.message_key
 _.auth  # Socket.IO's connect(sid, environ, auth)
