@@ -28,13 +28,13 @@ _.retrying
 # library calls them, with these parameters.
 _._engineio_server_class
 _._handle_eio_message
+_._log_error_once
+_.message_key
+_.auth  # Socket.IO's connect(sid, environ, auth)
 
 # python-socketio's AsyncPubSubManager calls these of its subclass (server/store/sio_manager.py).
 _._publish
 _._listen
-_._log_error_once
-_.message_key
-_.auth  # Socket.IO's connect(sid, environ, auth)
 
 # server/net/transport.py swaps the aiohttp server's class in place.
 _.__class__
