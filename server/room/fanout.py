@@ -199,6 +199,14 @@ class RoomFeed:
                     job.done.set_result(None)
 
     async def _entry(self, version: int, entry: dict[str, Any]) -> None:
+        if version == self.version and entry is not self.last and self.last is not None:
+            # The number delivered last, again: a copy (the channel's echo of a local commit),
+            # or, after a failover lost the one delivered, the store's next commit numbered as
+            # it. A local commit arrives at once, maybe before the subscription is back and has
+            # caught up; taken for a copy, the commits after it would go out on the lost one.
+            if _pack(entry) != _pack(self.last):
+                await self._catch_up(await self.source.version(self.code))
+            return
         if version <= self.version:
             return
         if self.version >= 0 and version > self.version + 1:
