@@ -233,6 +233,9 @@ async def test_two_named_decks_saved_and_loaded_keep_apart(pages):
     got: dict[str, list[str]] = {"Animals": pressed[:2], "Birds": pressed[2:]}
     for label in ("Animals", "Birds"):
         before = await hand_texts(home)
+        # The page draws a change on its next frame (and glides the cards dealt): until then
+        # the pile's last card element may be one already in the hand.
+        await settled(home)
         await home.locator(f"[data-parent='{piles[label]['id']}']").last.click(button="right")
         await home.click("[data-testid=menu-deal]")
         await home.fill("[data-testid=prompt-input]", "3")
