@@ -58,6 +58,21 @@ async def _until(what: str, ready, timeout: float = 30.0) -> None:  # noqa: ANN0
         await asyncio.sleep(0.05)
 
 
+async def _kill_and_fail_over(victim: ClusterNode, replica: ClusterNode) -> None:
+    """kill -9 the master, let its (paused) replica go on, and wait until it is the master."""
+    victim.kill()
+    replica.proc.send_signal(signal.SIGCONT)
+
+    async def promoted() -> bool:
+        try:
+            with replica.client() as r:
+                return r.info("replication").get("role") == "master"
+        except Exception:
+            return False
+
+    await _until("the replica takes over", promoted)
+
+
 async def test_kill_9_of_a_master_loses_no_acknowledged_commit(
     private_cluster: LocalCluster,
 ) -> None:
@@ -110,17 +125,7 @@ async def test_kill_9_of_a_master_loses_no_acknowledged_commit(
         assert acked[lost_code] == [1], "a commit no replica has was acknowledged"
         assert errors[lost_code], "the shard's room was told to retry"
 
-        victim.kill()
-        replica.proc.send_signal(signal.SIGCONT)
-
-        async def promoted() -> bool:
-            try:
-                with replica.client() as r:
-                    return r.info("replication").get("role") == "master"
-            except Exception:
-                return False
-
-        await _until("the replica takes over", promoted)
+        await _kill_and_fail_over(victim, replica)
         # The killed node comes back (a supervisor restarts it) and joins as the new master's
         # replica: until a shard has a replica again its writes are refused (WAIT 1), retryably.
         victim.start()
@@ -236,17 +241,7 @@ async def test_players_on_the_failed_shard_retry_and_carry_on_others_never_notic
         c = player[lost_code]
         pile = next(o["id"] for o in c.objects.values() if o["t"] == "stack" and o["id"] != "deck")
 
-        victim.kill()
-        replica.proc.send_signal(signal.SIGCONT)
-
-        async def promoted() -> bool:
-            try:
-                with replica.client() as r:
-                    return r.info("replication").get("role") == "master"
-            except Exception:
-                return False
-
-        await _until("the replica takes over", promoted)
+        await _kill_and_fail_over(victim, replica)
         victim.start()  # back, as the new master's replica
 
         async def sent(payload: dict) -> bool:
