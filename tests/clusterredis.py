@@ -87,11 +87,13 @@ class ClusterNode:
         return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=2)
 
     def answers(self) -> bool:
+        """This node's own process answers on its port (not another server that took it)."""
         try:
             with self.client() as r:
-                return bool(r.ping())
+                pid = r.info("server").get("process_id")
         except redis.RedisError:
             return False
+        return self.proc is not None and pid == self.proc.pid
 
     @property
     def alive(self) -> bool:
@@ -154,7 +156,7 @@ class LocalCluster:
             node.start()
         try:
             deadline = time.monotonic() + timeout
-            self._wait(deadline, lambda: all(n.answers() for n in self.nodes), "nodes answer")
+            self._wait(deadline, self._nodes_up, "nodes answer")
             create = subprocess.run(
                 [REDIS7_CLI, "--cluster", "create", *self.startup_nodes]
                 + ["--cluster-replicas", str(self.replicas), "--cluster-yes"],
@@ -169,6 +171,17 @@ class LocalCluster:
             self.stop()
             raise
         return self
+
+    def _nodes_up(self) -> bool:
+        """Every node answers. A node whose process exited could not bind: free_port() only
+        found a port free a moment before, and another test's server took it (seen in CI with a
+        cluster bus port). It starts again on new ports."""
+        for node in self.nodes:
+            if node.proc is not None and node.proc.poll() is not None:
+                node.port, node.bus_port = free_port(), free_port()
+                (node.data_dir / "nodes.conf").unlink(missing_ok=True)
+                node.start()
+        return all(n.answers() for n in self.nodes)
 
     def _wait(self, deadline: float, ready: Callable[[], bool], what: str) -> None:
         while time.monotonic() < deadline:
