@@ -60,11 +60,23 @@ def skip_or_fail(reason: str) -> None:
     pytest.skip(reason)
 
 
+def embedded_redis(data_dir: Path) -> EmbeddedRedis:
+    """A redis-server on a free port. free_port() finds a port free only for a moment: if
+    another worker's server binds it first, ours exits, and starts again on another port."""
+    for attempt in range(3):
+        try:
+            return EmbeddedRedis(data_dir, port=free_port()).start()
+        except RuntimeError as exc:
+            if "exited" not in str(exc) or attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
     """One real redis-server for the session (rooms have unique codes, so tests share it)."""
     try:
-        server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), port=free_port()).start()
+        server = embedded_redis(tmp_path_factory.mktemp("redis"))
     except Exception as exc:  # pragma: no cover - depends on the machine
         skip_or_fail(f"redis-server unavailable: {exc}")
         raise
@@ -75,7 +87,7 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedR
 @pytest.fixture
 def private_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
     """A redis-server of this test's own, for tests that kill and restart it."""
-    server = EmbeddedRedis(tmp_path / "redis", port=free_port()).start()
+    server = embedded_redis(tmp_path / "redis")
     yield server
     server.stop()
 

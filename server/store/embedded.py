@@ -149,11 +149,26 @@ class EmbeddedRedis:
                 s.connect(str(self.socket_path))
             else:
                 s = socket.create_connection(("127.0.0.1", self.port), timeout=0.5)
+                with s:
+                    return self._own_process(s)
             with s:
                 s.sendall(b"PING\r\n")
                 return s.recv(64).startswith(b"+PONG")
-        except OSError:
+        except (OSError, ValueError):
             return False
+
+    def _own_process(self, s: socket.socket) -> bool:
+        """The server on our TCP port is the one we started: a port found free a moment ago
+        may have been taken by another redis-server (then ours exits, unable to bind)."""
+        s.sendall(b"INFO server\r\n")
+        data = b""
+        while b"process_id:" not in data or b"\r\n" not in data.split(b"process_id:", 1)[1]:
+            chunk = s.recv(4096)
+            if not chunk:
+                return False
+            data += chunk
+        pid = int(data.split(b"process_id:", 1)[1].split(b"\r\n", 1)[0])
+        return self.proc is not None and pid == self.proc.pid
 
     def kill(self) -> None:
         """kill -9: what a crash looks like."""

@@ -125,6 +125,17 @@ def _ident(tag: str) -> str:
     return f"{tag}-{secrets.token_hex(4)}"
 
 
+def test_an_embedded_redis_on_a_taken_port_does_not_take_the_other_server_for_its_own(
+    private_redis: EmbeddedRedis, tmp_path
+) -> None:
+    """A port found free a moment ago can be taken by another redis-server before ours binds
+    it: ours exits, and the one answering there is not ours, so start() says it exited."""
+    late = EmbeddedRedis(tmp_path / "late", port=private_redis.port)
+    with pytest.raises(RuntimeError, match="exited"):
+        late.start()
+    assert private_redis.proc is not None and private_redis.proc.poll() is None
+
+
 async def test_identities_register_once_and_refuse_another_secret(store):
     social, who = store.social, _ident("id")
     assert not await social.identity_exists(who)
