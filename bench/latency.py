@@ -10,11 +10,13 @@ behaviour changed) and, at shutdown, writes their percentiles and Redis's own fi
 * ``op`` — the socket handler of one ``op`` (parse, the room service, the ``ack`` queued);
 * ``mutate`` — the room service's whole change, lock included; ``lock_wait`` — waiting for the
   room's lock (another operation of the room in flight);
-* ``reduce``, ``build_deltas``, ``encode`` (the room's blob and the op-log entry);
+* ``reduce``, ``build_deltas``, ``encode_table`` (the room's blob), ``encode_entry`` (the op-log
+  entry);
 * ``commit`` — the commit's round trip to Redis (script, AOF write and fsync, reply);
 * ``feed_lag`` — a commit's entry waiting in its room's feed queue before it is sent;
 * ``blob_kb`` — the room's encoded size (KB), which every commit writes whole;
 * ``ping`` — a bare round trip to Redis (PING, 50 a second): the floor under ``commit``;
+* ``gc0``, ``gc1``, ``gc2`` — the cyclic garbage collector's pauses, by generation;
 * ``loop_lag`` — how late a 5 ms timer of the event loop fires (other work holding the loop).
 
 ``--fsync always|everysec`` sets the embedded store's ``appendfsync``; ``--redis`` uses a
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import sys
@@ -90,7 +93,7 @@ def _instrument(spans: Spans) -> None:
 
     for name in ("reduce", "build_deltas"):
         setattr(service, name, spans.timed(name, getattr(service, name)))
-    encode_table = spans.timed("encode", service.encode_table)
+    encode_table = spans.timed("encode_table", service.encode_table)
 
     def sized(table: Any) -> bytes:  # the room's blob: written whole (and fsynced) per commit
         blob: bytes = encode_table(table)
@@ -98,7 +101,7 @@ def _instrument(spans: Spans) -> None:
         return blob
 
     service.encode_table = sized
-    service._pack = spans.timed("encode", service._pack)
+    service._pack = spans.timed("encode_entry", service._pack)
     RedisStore.commit = spans.timed_async("commit", RedisStore.commit)  # type: ignore[method-assign]
     service.RoomService._maybe_mutate = spans.timed_async(  # type: ignore[method-assign]
         "mutate", service.RoomService._maybe_mutate
@@ -123,6 +126,15 @@ def _instrument(spans: Spans) -> None:
         observe(seconds, *a, **k)
 
     metrics.FEED_LAG.observe = feed_lag  # type: ignore[method-assign,assignment]
+    started: list[float] = []
+
+    def gc_pause(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[:] = [time.perf_counter()]
+        elif started:
+            spans.add(f"gc{info['generation']}", (time.perf_counter() - started[0]) * 1e3)
+
+    gc.callbacks.append(gc_pause)
 
 
 async def _loop_lag(spans: Spans, redis: Any) -> None:
@@ -233,11 +245,20 @@ def main(argv: list[str]) -> int:
     got = json.loads(out.read_text())
     print("\nwhere a cardtable move's time goes, server side (ms; paced phase and warm-up):")
     print(f"{'step':<14} {'n':>7} {'p50':>7} {'p99':>7} {'mean':>7}")
-    for name in ("op", "mutate", "lock_wait", "reduce", "build_deltas", "encode", "commit"):
+    for name in (
+        "op",
+        "mutate",
+        "lock_wait",
+        "reduce",
+        "build_deltas",
+        "encode_table",
+        "encode_entry",
+        "commit",
+    ):
         s = got["spans"].get(name)
         if s:
             print(f"{name:<14} {s['n']:>7} {s['p50']:>7.3f} {s['p99']:>7.3f} {s['mean']:>7.3f}")
-    for name in ("blob_kb", "ping", "feed_lag", "loop_lag"):
+    for name in ("blob_kb", "ping", "feed_lag", "loop_lag", "gc0", "gc1", "gc2"):
         s = got["spans"].get(name)
         if s:
             print(f"{name:<14} {s['n']:>7} {s['p50']:>7.3f} {s['p99']:>7.3f} {s['mean']:>7.3f}")
