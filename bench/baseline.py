@@ -8,13 +8,27 @@ included, as cardtable does) followed by an ``ack`` to the sender. No validation
 per-seat views: one counter per room for the version, and a card-shaped object echoed from the
 payload so messages are about the size of cardtable's.
 
-Usage: ``python -m bench.baseline --host 127.0.0.1 --port N``.
+With ``--store DIR`` it is the *floor* of what cardtable must do per move under its design (an
+acknowledged move is durable in Redis): it starts a redis-server as cardtable's embedded store
+does (:class:`server.store.embedded.EmbeddedRedis` under ``DIR``: a unix socket, AOF
+``appendfsync always``), reaches it as cardtable's store does (redis-py's asyncio client on a
+blocking pool, scripts by EVALSHA: :mod:`server.store.clients`), and before it emits runs **one**
+script per ``op`` that does what a commit minimally does: check the version and bump it, and set
+a blob of ``--blob-bytes`` (the room's size), publishing nothing. Rooms are not serialised: a
+room's commits are in flight together (the check drops a write older than the stored version and
+counts it), unless ``--room-lock``, which holds a lock per room across the script as cardtable's
+room service does today. ``--wire msgpack`` makes it python-socketio's msgpack serializer.
+
+Usage: ``python -m bench.baseline --host 127.0.0.1 --port N [--store DIR [--blob-bytes B]
+[--room-lock]] [--wire msgpack]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import itertools
+import os
 import secrets
 import sys
 from typing import Any
@@ -23,13 +37,52 @@ import socketio
 from aiohttp import web
 
 from bench import use_uvloop
+from server.store.clients import ScriptRunner, connect
+from server.store.embedded import EmbeddedRedis
 
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+ROOM_BLOB_BYTES = 25_000  # a bench room's blob in cardtable (standard deck, 4 players' cards)
+
+# KEYS: the room. ARGV: the new version, the blob. A write older than the stored version is
+# dropped (several of a room's commits are in flight at once); else version and blob are set.
+_COMMIT = """
+local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if v >= tonumber(ARGV[1]) then return v end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2])
+return -2
+"""
 
 
-def create_app() -> web.Application:
+class Store:
+    """The floor's store: an embedded redis-server and one commit script per move."""
+
+    def __init__(self, data_dir: str, blob_bytes: int = ROOM_BLOB_BYTES) -> None:
+        self.redis_server = EmbeddedRedis(data_dir).start()
+        self.client = connect(
+            self.redis_server.url, socket_timeout=2.0, max_connections=64, pool_wait=5.0
+        )
+        self.commit_script = ScriptRunner(self.client).register(_COMMIT)
+        self.blob = os.urandom(blob_bytes)
+        self.dropped = 0  # commits that found a newer version stored (arrived out of order)
+
+    async def commit(self, code: str, v: int) -> None:
+        """One EVALSHA: the move is in the AOF, fsynced, when this returns."""
+        got = await self.commit_script(keys=[f"bs:{{{code}}}:room"], args=[v, self.blob])
+        if got != -2:
+            self.dropped += 1
+
+    async def close(self, app: web.Application) -> None:
+        print(f"baseline store: {self.dropped} commits dropped as out of order", flush=True)
+        await self.client.aclose()
+        self.redis_server.stop()
+
+
+def create_app(
+    store: Store | None = None, wire: str = "json", room_lock: bool = False
+) -> web.Application:
     app = web.Application()
     sio = socketio.AsyncServer(
+        serializer="msgpack" if wire == "msgpack" else "default",
         async_mode="aiohttp",
         cors_allowed_origins=[],
         max_http_buffer_size=1_000_000,
@@ -39,7 +92,10 @@ def create_app() -> web.Application:
     sio.attach(app)
     players: dict[str, tuple[str, str]] = {}  # sid -> (room code, player id)
     versions: dict[str, int] = {}
+    locks: dict[str, asyncio.Lock] = {}
     ids = itertools.count(1)
+    if store is not None:
+        app.on_cleanup.append(store.close)
 
     async def create_room(request: web.Request) -> web.Response:
         code = "".join(secrets.choice(ALPHABET) for _ in range(8))
@@ -86,6 +142,12 @@ def create_app() -> web.Application:
     async def op(sid: str, data: dict[str, Any]) -> None:
         code, pid = players[sid]
         v = versions[code] = versions.get(code, 0) + 1
+        if store is not None:
+            if room_lock:
+                async with locks.setdefault(code, asyncio.Lock()):
+                    await store.commit(code, v)
+            else:
+                await store.commit(code, v)
         obj = {
             "t": "card",
             "id": data.get("id") or f"c{pid}x{v}",
@@ -119,9 +181,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.baseline")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--wire", choices=("json", "msgpack"), default="json")
+    parser.add_argument("--store", metavar="DIR", help="commit each op to a redis-server here")
+    parser.add_argument("--blob-bytes", type=int, default=ROOM_BLOB_BYTES)
+    parser.add_argument("--room-lock", action="store_true", help="one commit per room at a time")
     args = parser.parse_args(argv)
     use_uvloop()
-    web.run_app(create_app(), host=args.host, port=args.port, print=None, access_log=None)
+    store = Store(args.store, args.blob_bytes) if args.store else None
+    app = create_app(store, args.wire, args.room_lock)
+    web.run_app(app, host=args.host, port=args.port, print=None, access_log=None)
     return 0
 
 

@@ -260,16 +260,27 @@ class Launch:
         self._wait_http(proc, url)
         return url
 
-    def baseline(self) -> str:
-        """The bare python-socketio broadcast server of :mod:`bench.baseline`."""
+    def baseline(
+        self,
+        wire: str = "json",
+        store: bool = False,
+        blob_bytes: int | None = None,
+        room_lock: bool = False,
+    ) -> str:
+        """The bare python-socketio broadcast server of :mod:`bench.baseline`; with ``store``
+        the floor: each op committed first to its own embedded redis-server (a unix socket
+        under the temp dir, AOF fsync always, as ``cardtable serve --data-dir`` starts it)."""
         data = self._dir("baseline")
         port = free_port()
-        proc = self._spawn(
-            "server",
-            f"baseline-{port}",
-            [sys.executable, "-m", "bench.baseline", "--host", HOST, "--port", str(port)],
-            data,
-        )
+        args = [sys.executable, "-m", "bench.baseline", "--host", HOST, "--port", str(port)]
+        args += ["--wire", wire]
+        if store:
+            args += ["--store", str(data / "var")]
+            if blob_bytes is not None:
+                args += ["--blob-bytes", str(blob_bytes)]
+            if room_lock:
+                args.append("--room-lock")
+        proc = self._spawn("server", f"baseline-{port}", args, data)
         url = f"http://{HOST}:{port}"
         self._wait_http(proc, url)
         return url
@@ -405,6 +416,22 @@ def _baseline(launch: Launch) -> list[str]:
     return [launch.baseline()]
 
 
+def _baseline_msgpack(launch: Launch) -> list[str]:
+    return [launch.baseline(wire="msgpack")]
+
+
+def _baseline_store(
+    blob_bytes: int | None = None, room_lock: bool = False
+) -> Callable[[Launch], list[str]]:
+    """The floor (bench/baseline.py ``--store``): the bare server plus one commit script per op
+    on an embedded redis-server; ``blob_bytes`` None: the room's size (``--blob-bytes``)."""
+
+    def start(launch: Launch) -> list[str]:
+        return [launch.baseline(store=True, blob_bytes=blob_bytes, room_lock=room_lock)]
+
+    return start
+
+
 def _bgio(launch: Launch) -> list[str]:
     return [launch.bgio()]
 
@@ -435,6 +462,29 @@ def _cluster(wait_replicas: int) -> Callable[[Launch], list[str]]:
 
 TARGETS: list[Target] = [
     Target("baseline", "bare python-socketio broadcast server (bench/baseline.py)", _baseline),
+    Target(
+        "baseline-msgpack",
+        "the same, its clients and serializer on msgpack (binary frames)",
+        _baseline_msgpack,
+        wire="msgpack",
+    ),
+    Target(
+        "baseline-store",
+        "the floor: the bare server, each op first one EVALSHA (version check, SET a 25 KB blob) "
+        "on an embedded redis-server (unix socket, AOF fsync always), no room lock",
+        _baseline_store(),
+    ),
+    Target(
+        "baseline-store-2k",
+        "the same, a 2 KB blob",
+        _baseline_store(blob_bytes=2_000),
+    ),
+    Target(
+        "baseline-store-locked",
+        "baseline-store with a lock per room held across the commit, as cardtable's room "
+        "service holds it",
+        _baseline_store(room_lock=True),
+    ),
     Target(
         "bgio",
         "boardgame.io 0.50.2 in Node, in memory, the full state to every player per move "
