@@ -17,10 +17,11 @@ script per ``op`` that does what a commit minimally does: check the version and 
 a blob of ``--blob-bytes`` (the room's size), publishing nothing. Rooms are not serialised: a
 room's commits are in flight together (the check drops a write older than the stored version and
 counts it), unless ``--room-lock``, which holds a lock per room across the script as cardtable's
-room service does today. ``--wire msgpack`` makes it python-socketio's msgpack serializer.
+room service does today; ``--store-fsync everysec`` takes the fsync out of the commit.
+``--wire msgpack`` makes it python-socketio's msgpack serializer.
 
 Usage: ``python -m bench.baseline --host 127.0.0.1 --port N [--store DIR [--blob-bytes B]
-[--room-lock]] [--wire msgpack]``.
+[--room-lock] [--store-fsync everysec]] [--wire msgpack]``.
 """
 
 from __future__ import annotations
@@ -56,8 +57,10 @@ return -2
 class Store:
     """The floor's store: an embedded redis-server and one commit script per move."""
 
-    def __init__(self, data_dir: str, blob_bytes: int = ROOM_BLOB_BYTES) -> None:
-        self.redis_server = EmbeddedRedis(data_dir).start()
+    def __init__(
+        self, data_dir: str, blob_bytes: int = ROOM_BLOB_BYTES, fsync: str = "always"
+    ) -> None:
+        self.redis_server = EmbeddedRedis(data_dir, fsync=fsync).start()
         self.client = connect(
             self.redis_server.url, socket_timeout=2.0, max_connections=64, pool_wait=5.0
         )
@@ -184,10 +187,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wire", choices=("json", "msgpack"), default="json")
     parser.add_argument("--store", metavar="DIR", help="commit each op to a redis-server here")
     parser.add_argument("--blob-bytes", type=int, default=ROOM_BLOB_BYTES)
+    parser.add_argument(
+        "--store-fsync", choices=("always", "everysec"), default="always", help="its appendfsync"
+    )
     parser.add_argument("--room-lock", action="store_true", help="one commit per room at a time")
     args = parser.parse_args(argv)
     use_uvloop()
-    store = Store(args.store, args.blob_bytes) if args.store else None
+    store = Store(args.store, args.blob_bytes, args.store_fsync) if args.store else None
     app = create_app(store, args.wire, args.room_lock)
     web.run_app(app, host=args.host, port=args.port, print=None, access_log=None)
     return 0

@@ -266,6 +266,7 @@ class Launch:
         store: bool = False,
         blob_bytes: int | None = None,
         room_lock: bool = False,
+        fsync: str = "always",
     ) -> str:
         """The bare python-socketio broadcast server of :mod:`bench.baseline`; with ``store``
         the floor: each op committed first to its own embedded redis-server (a unix socket
@@ -280,6 +281,7 @@ class Launch:
                 args += ["--blob-bytes", str(blob_bytes)]
             if room_lock:
                 args.append("--room-lock")
+            args += ["--store-fsync", fsync]
         proc = self._spawn("server", f"baseline-{port}", args, data)
         url = f"http://{HOST}:{port}"
         self._wait_http(proc, url)
@@ -421,13 +423,15 @@ def _baseline_msgpack(launch: Launch) -> list[str]:
 
 
 def _baseline_store(
-    blob_bytes: int | None = None, room_lock: bool = False
+    blob_bytes: int | None = None, room_lock: bool = False, fsync: str = "always"
 ) -> Callable[[Launch], list[str]]:
     """The floor (bench/baseline.py ``--store``): the bare server plus one commit script per op
     on an embedded redis-server; ``blob_bytes`` None: the room's size (``--blob-bytes``)."""
 
     def start(launch: Launch) -> list[str]:
-        return [launch.baseline(store=True, blob_bytes=blob_bytes, room_lock=room_lock)]
+        return [
+            launch.baseline(store=True, blob_bytes=blob_bytes, room_lock=room_lock, fsync=fsync)
+        ]
 
     return start
 
@@ -484,6 +488,11 @@ TARGETS: list[Target] = [
         "baseline-store with a lock per room held across the commit, as cardtable's room "
         "service holds it",
         _baseline_store(room_lock=True),
+    ),
+    Target(
+        "baseline-store-everysec",
+        "baseline-store with appendfsync everysec: the commit without its fsync",
+        _baseline_store(fsync="everysec"),
     ),
     Target(
         "bgio",
