@@ -12,6 +12,11 @@ connection stays open. Requests the library refuses because of the client (an un
 closed session id, a wrong transport or protocol version) are logged at INFO, never ERROR,
 and the endpoint takes only GET (no HEAD), POST and OPTIONS: aiohttp's 405 for any other
 method is answered in the JSON error shape by the HTTP middleware (docs/protocol.md, "HTTP").
+
+A websocket session runs :func:`websocket_session` instead of the library's
+``AsyncSocket._websocket_handler``: the same loop, with ``asyncio.timeout`` where the library
+calls ``asyncio.wait_for``, which on Python 3.11 makes a task for every frame read and for every
+batch written (about a tenth of the server's CPU per move).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import functools
 import json
 import logging
 import urllib.parse
@@ -26,7 +32,10 @@ from typing import Any
 
 import engineio
 from aiohttp import web
+from engineio import exceptions as eio_exceptions
+from engineio import packet as eio_packet
 from engineio.async_drivers import aiohttp as aiohttp_driver
+from engineio.async_socket import AsyncSocket
 
 log = logging.getLogger("cardtable.eio")
 
@@ -99,11 +108,142 @@ def _create_route(app: web.Application, server: engineio.AsyncServer, path: str)
     app.router.add_route("OPTIONS", path, server.handle_request)
 
 
+async def _poll(socket: AsyncSocket) -> list[eio_packet.Packet]:
+    """``AsyncSocket.poll``: the packets queued for the client, waiting for the first (at most
+    a ping interval and timeout); an empty list once the socket is closing."""
+    server = socket.server
+    try:
+        async with asyncio.timeout(server.ping_interval + server.ping_timeout):
+            first = await socket.queue.get()
+        socket.queue.task_done()
+    except (TimeoutError, asyncio.CancelledError):
+        raise eio_exceptions.QueueEmpty() from None
+    if first is None:
+        return []
+    packets = [first]
+    while True:
+        try:
+            pkt = socket.queue.get_nowait()
+        except asyncio.QueueEmpty:
+            break
+        socket.queue.task_done()
+        if pkt is None:
+            socket.queue.put_nowait(None)
+            break
+        packets.append(pkt)
+    return packets
+
+
+async def websocket_session(socket: AsyncSocket, ws: Any) -> None:
+    """python-engineio 4.15's ``AsyncSocket._websocket_handler``, step for step, without a task
+    per frame: a writer task sends what is queued, this reads the client's frames until it
+    closes or is silent past the ping interval and timeout."""
+    server = socket.server
+
+    async def websocket_wait() -> Any:
+        data = await ws.wait()
+        if data and len(data) > server.max_http_buffer_size:
+            raise ValueError("packet is too large")
+        return data
+
+    if socket.connected:
+        # the socket was already connected (long-polling), so this is an upgrade
+        socket.upgrading = True  # hold packet sends during the upgrade
+        try:
+            pkt = await websocket_wait()
+        except OSError:
+            return
+        decoded = eio_packet.Packet(encoded_packet=pkt)
+        if decoded.packet_type != eio_packet.PING or decoded.data != "probe":
+            server.logger.info("%s: Failed websocket upgrade, no PING packet", socket.sid)
+            socket.upgrading = False
+            return
+        await ws.send(eio_packet.Packet(eio_packet.PONG, data="probe").encode())
+        await socket.queue.put(eio_packet.Packet(eio_packet.NOOP))  # end poll
+        try:
+            pkt = await websocket_wait()
+        except OSError:
+            socket.upgrading = False
+            return
+        decoded = eio_packet.Packet(encoded_packet=pkt)
+        if decoded.packet_type != eio_packet.UPGRADE:
+            socket.upgraded = False
+            server.logger.info(
+                "%s: Failed websocket upgrade, expected UPGRADE packet, received %s instead.",
+                socket.sid,
+                pkt,
+            )
+            socket.upgrading = False
+            return
+        socket.upgraded = True
+        socket.upgrading = False
+    else:
+        socket.connected = True
+        socket.upgraded = True
+
+    async def writer() -> None:
+        while True:
+            try:
+                packets = await _poll(socket)
+            except eio_exceptions.QueueEmpty:
+                break
+            if not packets:  # connection closed
+                break
+            try:
+                for pkt in packets:
+                    await ws.send(pkt.encode())
+            except Exception:
+                break
+        await ws.close()
+
+    writer_task = asyncio.ensure_future(writer())
+    server.logger.info("%s: Upgrade to websocket successful", socket.sid)
+    silent = server.ping_interval + server.ping_timeout
+    while True:
+        try:
+            async with asyncio.timeout(silent):
+                p = await websocket_wait()
+        except asyncio.CancelledError:
+            break
+        except Exception:
+            break
+        if p is None:  # connection closed by client
+            break
+        try:
+            await socket.receive(eio_packet.Packet(encoded_packet=p))
+        except eio_exceptions.UnknownPacketError:
+            pass
+        except eio_exceptions.SocketIsClosedError:
+            server.logger.info("Receive error -- socket is closed")
+            break
+        except Exception:
+            # an unexpected exception: log it and close the connection properly
+            server.logger.exception("Unknown receive error")
+
+    await socket.queue.put(None)  # unlock the writer task so it can exit
+    await writer_task
+    await socket.close(wait=False, abort=True, reason=server.reason.TRANSPORT_CLOSE)
+
+
 class GuardedWebSocket(aiohttp_driver.WebSocket):
-    """The aiohttp websocket wrapper, with every frame checked before Engine.IO decodes it."""
+    """The aiohttp websocket wrapper, with every frame checked before Engine.IO decodes it, and
+    the session run by :func:`websocket_session`."""
+
+    def __init__(self, handler: Any, server: Any) -> None:
+        socket = getattr(handler, "__self__", None)
+        if isinstance(socket, AsyncSocket) and handler.__name__ == "_websocket_handler":
+            handler = functools.partial(websocket_session, socket)
+        super().__init__(handler, server)
 
     async def wait(self) -> Any:
         return checked_frame(await super().wait())
+
+    async def send(self, message: Any) -> None:
+        # The library's asks ``inspect.iscoroutinefunction`` of aiohttp's send on every frame.
+        if isinstance(message, bytes):
+            await self._sock.send_bytes(message)
+        else:
+            await self._sock.send_str(message)
 
 
 class GuardedEngine(engineio.AsyncServer):
