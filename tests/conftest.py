@@ -23,9 +23,15 @@ from server.config import Config
 from server.net.transport import Runner
 from server.store.embedded import EmbeddedRedis, free_port
 from server.store.redis_store import RedisStore
+from server.table.encoding import CHECK_ENV
 from tests.clusterredis import LocalCluster, redis7_available
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+# Every room blob spliced from cached pieces is checked against the whole table's encoding
+# (server.table.encoding), here and in the servers tests start: the suite proves that nothing
+# changes an object without marking it dirty.
+os.environ.setdefault(CHECK_ENV, "1")
 
 # Hypothesis profiles, chosen by HYPOTHESIS_PROFILE: "ci" (the default, and what `make test`
 # runs) is every property test's full count; "dev" (`make test-fast`) a tenth of it. A test that

@@ -73,6 +73,7 @@ from server.store.base import (
 from server.store.rate_limits import SlidingLimiter, Window
 from server.table import fairplay
 from server.table.apply import SYSTEM_RNG, Change, Limits, new_id
+from server.table.encoding import Pieces, encode_room
 from server.table.objects import Former, Player, Table, decode_table, encode_table
 from server.table.ops import Op
 from server.table.templates import new_table
@@ -119,12 +120,15 @@ class _Cached:
     that fails or is refused leaves the blob, and the next operation decodes a clean copy.
     ``session`` is the room's game state decoded at this version (:mod:`server.game.session`):
     engine states are never changed in place, so it stays when the table is taken, and a fresh
-    decode of the blob gets it back instead of loading the engine state again."""
+    decode of the blob gets it back instead of loading the engine state again. ``pieces`` are
+    ``table``'s blob in pieces (:mod:`server.table.encoding`), taken with it: the next commit
+    encodes only what it changes."""
 
     version: int
     blob: bytes
     table: Table | None = None
     session: game_session.Session | None = None
+    pieces: Pieces | None = None
 
     def decoded(self) -> Table:
         """A fresh copy of the table from the blob, with the game's session."""
@@ -313,8 +317,11 @@ class RoomService:
                 # below can't leave a half-changed table for the next operation.
                 table = cached.table
                 cached.table = None
+                pieces, cached.pieces = cached.pieces, None
                 if table is None or table.version != cached.version:
                     table = cached.decoded()
+                    pieces = None  # a blob's pieces are not always its decoded table's
+                pieces = pieces or Pieces()
                 before = set(table.players)
                 env = self._env()
                 try:
@@ -340,12 +347,15 @@ class RoomService:
                     return first
                 if change is None:  # nothing to do, nothing changed (a heartbeat, a timer)
                     if cached.table is None and self._cache.get(code) is cached:
-                        cached.table = table
+                        cached.table, cached.pieces = table, pieces
                         cached.session = cached.session or game_session.kept(table)
                     return None
                 deltas = build_deltas(table, change, by)
                 hands = fairness.take_records(table)  # finished hands, written with the commit
-                blob = encode_table(table)
+                # Only what changed is encoded; the edit of an operator or a test may have
+                # changed anything.
+                spliced = encode_room(pieces, table, change, not isinstance(intent, Edit))
+                blob = spliced.blob
                 entry: dict[str, Any] = {
                     "v": table.version,
                     "d": deltas,
@@ -378,8 +388,10 @@ class RoomService:
                     self._cache.pop(code, None)
                     raise (_unconfirmed() if exc.maybe_applied else unavailable()) from None
                 metrics.COMMITS.inc()
+                pieces.keep(spliced)  # only a commit that landed seeds the pieces
                 game_session.remember(table)
-                self._cache[code] = _Cached(table.version, blob, table, game_session.kept(table))
+                kept = game_session.kept(table)
+                self._cache[code] = _Cached(table.version, blob, table, kept, pieces)
                 if self.on_commit is not None:
                     self.on_commit(code, table.version, entry)
                 wake = games.next_wake(table)

@@ -198,17 +198,23 @@ def _pop_undo(table: Table, player_id: str, restamped: dict[str, int]) -> None:
     """Drop the player's top undo entry; the one below it becomes the top. ``restamped`` maps
     each object the undo changes to the version it has before the commit stamps it again: an
     older entry that expected that version (nobody else touched the object in between) now
-    expects the commit's version instead."""
+    expects the commit's version instead. Such an entry is replaced, never changed in place:
+    an entry is fixed once made (the room's encoder keeps its bytes while it is the same
+    object, :mod:`server.table.encoding`)."""
     entry = table.undo.pop(player_id)
     if not entry.older:
         return
-    *rest, top = entry.older
     version = table.version + 1
-    for e in [*rest, top]:
+    stack = []
+    for e in entry.older:
         mine = {o.id for o in e.before} | set(e.created)
-        for oid, v in restamped.items():
-            if oid in mine and v == e.expect.get(oid, e.version):
-                e.expect[oid] = version
+        expect = {
+            oid: version
+            for oid, v in restamped.items()
+            if oid in mine and v == e.expect.get(oid, e.version)
+        }
+        stack.append(msgspec.structs.replace(e, expect={**e.expect, **expect}) if expect else e)
+    *rest, top = stack
     table.undo[player_id] = msgspec.structs.replace(top, older=rest)
 
 
