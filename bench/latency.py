@@ -10,8 +10,8 @@ behaviour changed) and, at shutdown, writes their percentiles and Redis's own fi
 * ``op`` — the socket handler of one ``op`` (parse, the room service, the ``ack`` queued);
 * ``mutate`` — the room service's whole change, lock included; ``lock_wait`` — waiting for the
   room's lock (another operation of the room in flight);
-* ``reduce``, ``build_deltas``, ``encode_table`` (the room's blob), ``encode_entry`` (the op-log
-  entry);
+* ``reduce``, ``build_deltas``, ``encode_table`` (the room's blob: ``encode_room``, which
+  splices in the pieces of the previous commit), ``encode_entry`` (the op-log entry);
 * ``commit`` — the commit's round trip to Redis (script, AOF write and fsync, reply);
 * ``feed_lag`` — a commit's entry waiting in its room's feed queue before it is sent;
 * ``blob_kb`` — the room's encoded size (KB), which every commit writes whole;
@@ -93,14 +93,15 @@ def _instrument(spans: Spans) -> None:
 
     for name in ("reduce", "build_deltas"):
         setattr(service, name, spans.timed(name, getattr(service, name)))
-    encode_table = spans.timed("encode_table", service.encode_table)
+    # The room's blob, spliced from the previous commit's pieces (server.table.encoding).
+    encode_room = spans.timed("encode_table", service.encode_room)
 
-    def sized(table: Any) -> bytes:  # the room's blob: written whole (and fsynced) per commit
-        blob: bytes = encode_table(table)
-        spans.add("blob_kb", len(blob) / 1024)
-        return blob
+    def sized(*a: Any, **k: Any) -> Any:  # the room's blob: written whole (and fsynced) per commit
+        spliced = encode_room(*a, **k)
+        spans.add("blob_kb", len(spliced.blob) / 1024)
+        return spliced
 
-    service.encode_table = sized
+    service.encode_room = sized
     service._pack = spans.timed("encode_entry", service._pack)
     RedisStore.commit = spans.timed_async("commit", RedisStore.commit)  # type: ignore[method-assign]
     service.RoomService._maybe_mutate = spans.timed_async(  # type: ignore[method-assign]
