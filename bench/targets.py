@@ -423,14 +423,19 @@ def _baseline_msgpack(launch: Launch) -> list[str]:
 
 
 def _baseline_store(
-    blob_bytes: int | None = None, room_lock: bool = False, fsync: str = "always"
+    blob_bytes: int | None = None,
+    room_lock: bool = False,
+    fsync: str = "always",
+    wire: str = "json",
 ) -> Callable[[Launch], list[str]]:
     """The floor (bench/baseline.py ``--store``): the bare server plus one commit script per op
     on an embedded redis-server; ``blob_bytes`` None: the room's size (``--blob-bytes``)."""
 
     def start(launch: Launch) -> list[str]:
         return [
-            launch.baseline(store=True, blob_bytes=blob_bytes, room_lock=room_lock, fsync=fsync)
+            launch.baseline(
+                wire, store=True, blob_bytes=blob_bytes, room_lock=room_lock, fsync=fsync
+            )
         ]
 
     return start
@@ -493,6 +498,13 @@ TARGETS: list[Target] = [
         "baseline-store-everysec",
         "baseline-store with appendfsync everysec: the commit without its fsync",
         _baseline_store(fsync="everysec"),
+    ),
+    Target(
+        "baseline-store-msgpack",
+        "baseline-store on msgpack (its clients and serializer): the floor beside "
+        "cardtable-msgpack",
+        _baseline_store(wire="msgpack"),
+        wire="msgpack",
     ),
     Target(
         "bgio",
