@@ -240,7 +240,9 @@ class ScriptRunner:
             gate = self._gate(node.name)
             if gate is not None:
                 try:
-                    await asyncio.wait_for(gate.acquire(), self.wait)
+                    # Not ``wait_for``, which makes a task per call (Python 3.11): once a commit.
+                    async with asyncio.timeout(self.wait):
+                        await gate.acquire()
                 except TimeoutError:
                     raise StoreUnavailable(f"no connection to {node.name} free in time") from None
             try:

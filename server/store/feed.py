@@ -105,7 +105,9 @@ class RedisFeed:
         else:
             self._read_nodes()
             try:
-                got = await asyncio.wait_for(self.queue.get(), timeout)
+                # Not ``wait_for``, which makes a task per call (Python 3.11): this runs per commit.
+                async with asyncio.timeout(timeout):
+                    got = await self.queue.get()
             except TimeoutError:
                 return None
             if isinstance(got, BaseException):
