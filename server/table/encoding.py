@@ -56,12 +56,13 @@ class EncodeMismatch(AssertionError):
 @dataclass
 class _Stack:
     """A player's undo stack as encoded: its top entry (the object itself), the whole stack's
-    bytes, the top entry's own (``older`` empty) and each older entry's."""
+    bytes, the top entry's own (``older`` empty), each older entry's, and those joined."""
 
     top: UndoEntry
     raw: msgspec.Raw
     own: msgspec.Raw
     older: list[msgspec.Raw]
+    body: bytes
 
 
 @dataclass
@@ -145,27 +146,71 @@ def _stack(top: UndoEntry, was: _Stack | None) -> _Stack | None:
     """A player's stack, ``top`` on top, its older entries' bytes taken from the player's stack
     as it was (``was``) where they are its entries (the same objects), or its top copied below
     the new one; the rest encoded. ``None``: an older entry has entries below it."""
-    same: dict[int, msgspec.Raw] = {}
-    own_key = None
-    if was is not None:  # ``was`` holds its entries, so their ids are nobody else's
-        same = {id(e): raw for e, raw in zip(was.top.older, was.older, strict=True)}
-        own_key = (was.top.version, tuple(was.top.expect.items()))
-    older = []
-    for e in top.older:
-        if e.older:
+    new = top.older
+    if was is None:
+        if any(e.older for e in new):
             return None
-        raw = same.get(id(e))
-        if raw is None:
-            if was is not None and (e.version, tuple(e.expect.items())) == own_key:
-                raw = was.own  # an entry is one player's operation at one version
-            else:
-                raw = msgspec.Raw(_encode(e))
-        older.append(raw)
+        older = [msgspec.Raw(_encode(e)) for e in new]
+        body = b"".join(older)
+    else:
+        # ``was`` holds its entries, so their ids are nobody else's.
+        old, n = was.top.older, len(new)
+        own_key = (was.top.version, tuple(was.top.expect.items()))
+        ids = list(map(id, new))
+        drop = len(old) + 1 - n  # the oldest entries a push dropped (a deep stack keeps 20)
+        if (
+            n
+            and drop >= 0
+            and ids[:-1] == list(map(id, old[drop:]))
+            and (new[-1].version, tuple(new[-1].expect.items())) == own_key
+            and not new[-1].older
+        ):  # an operation pushed: the top it covered is now an older entry
+            older = [*was.older[drop:], was.own]
+            cut = sum(len(r) for r in was.older[:drop])
+            body = was.body[cut:] + was.own
+        elif n < len(old) and ids == list(map(id, old[:n])):  # an undo popped, re-dated none
+            older = was.older[:n]
+            body = was.body[: len(was.body) - sum(len(r) for r in was.older[n:])]
+        else:
+            found = _older(new, was, own_key)
+            if found is None:
+                return None
+            older, body = found, b"".join(found)
     own = _encode(msgspec.structs.replace(top, older=[]))
     if not own.endswith(_OLDER_EMPTY):
         return None
     # The whole stack is the top's own bytes with its empty ``older`` array replaced.
-    return _Stack(top, msgspec.Raw(own[:-1] + _encode(older)), msgspec.Raw(own), older)
+    raw = msgspec.Raw(b"".join((own[:-1], _array_header(len(older)), body)))
+    return _Stack(top, raw, msgspec.Raw(own), older, body)
+
+
+def _older(
+    new: list[UndoEntry], was: _Stack, own_key: tuple[int, tuple[tuple[str, int], ...]]
+) -> list[msgspec.Raw] | None:
+    """The bytes of each of ``new`` (older entries): ``was``'s where it is the same entry (the
+    same object, or its top copied below), the rest encoded; ``None``: one has entries below."""
+    same = {id(e): raw for e, raw in zip(was.top.older, was.older, strict=True)}
+    older = []
+    for e in new:
+        if e.older:
+            return None
+        raw = same.get(id(e))
+        if raw is None:
+            if (e.version, tuple(e.expect.items())) == own_key:
+                raw = was.own  # an entry is one player's operation at one version
+            else:
+                raw = msgspec.Raw(_encode(e))
+        older.append(raw)
+    return older
+
+
+def _array_header(n: int) -> bytes:
+    """A msgpack array's header, for ``n`` items."""
+    if n < 16:
+        return bytes((0x90 | n,))
+    if n < 1 << 16:
+        return b"\xdc" + n.to_bytes(2, "big")
+    return b"\xdd" + n.to_bytes(4, "big")
 
 
 def _compare(

@@ -25,6 +25,7 @@ def _table(rng: random.Random) -> Table:
     add_misc(t)
     add_pile(t, "row", ["J1", "J2"], up=True, layout="row", holder=True, label="Row")
     add_pile(t, "pile", ["S5", "S6", "S7"], up=True)
+    t.players["p0"].host = True  # may create and delete
     return t
 
 
@@ -145,3 +146,21 @@ def test_an_undo_that_re_dates_an_older_entry() -> None:
         assert change is not None
         pieces.keep(encode_room(pieces, t, change))
     assert t.undo["p0"].older[0].expect.get(card) == 4
+
+
+def test_deep_stacks_that_drop_their_oldest_entries() -> None:
+    """A stack keeps 20 entries and 200 objects: an operation on a full one drops the oldest
+    (one, or several when it made a deck), and undos pop them again."""
+    t = _table(random.Random(0))
+    pieces = Pieces(check=True)
+    ops: list[O.Op] = [O.Move(id="k1", x=float(i), y=1.0) for i in range(25)]
+    ops += [O.Undo(), O.Undo(), O.Move(id="l1", x=2.0, y=2.0)]
+    ops += [O.Create(kind="deck", x=float(i), y=5.0) for i in range(5)]
+    ops += [O.Move(id="k1", x=3.0, y=3.0), O.Undo(), O.Move(id="k1", x=4.0, y=3.0)]
+    depths = []
+    for op in ops:
+        change = reduce(t, TableOp("p0", op), Env(now=0.0, rng=random.Random(0)))
+        assert change is not None
+        pieces.keep(encode_room(pieces, t, change))
+        depths.append(len(t.undo["p0"].older))
+    assert max(depths) == 19 and min(depths[-8:]) < 5, depths  # full, then trimmed by decks
