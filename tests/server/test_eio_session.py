@@ -10,6 +10,7 @@ from typing import Any
 
 import aiohttp
 
+from server.net.eio import Quiet
 from tests.conftest import RunningServer, new_room
 from tests.server.test_protocol_guard import RawSocket
 
@@ -51,3 +52,71 @@ async def test_a_websocket_frame_in_or_out_makes_no_task_in_the_engine_io_layer(
     per_frame = [n for n in names if n.endswith("websocket_wait") or n == "Queue.get"]
     assert per_frame == [], per_frame
     assert names.count("AsyncServer._handle_event_internal") == 20  # the count is of this loop
+
+
+class CountingQuiet(Quiet):
+    """A :class:`Quiet` that says when its timer has fired."""
+
+    def __init__(self, task: asyncio.Task[Any], seconds: float) -> None:
+        self.fired = asyncio.Event()
+        super().__init__(task, seconds)
+
+    def _check(self) -> None:
+        super()._check()
+        self.fired.set()
+
+
+async def test_quiet_ends_a_wait_that_lasts_and_takes_its_cancellation_back() -> None:
+    async def wait_for_ever() -> tuple[bool, int]:
+        quiet = Quiet(_task(), 0.01)
+        quiet.start()
+        try:
+            await asyncio.get_running_loop().create_future()
+        except asyncio.CancelledError:
+            return quiet.ours(), _task().cancelling()
+        finally:
+            quiet.close()
+        raise AssertionError("not cancelled")
+
+    assert await asyncio.create_task(wait_for_ever()) == (True, 0)
+
+
+async def test_quiet_lets_the_time_between_waits_pass() -> None:
+    quiet = CountingQuiet(_task(), 0.01)
+    try:
+        quiet.start()
+        await asyncio.sleep(0)  # a wait that ends at once
+        quiet.stop()
+        for _ in range(3):  # the timer fires three times while nothing waits
+            quiet.fired.clear()
+            await quiet.fired.wait()
+        assert not quiet.expired
+    finally:
+        quiet.close()
+
+
+async def test_quiet_does_not_take_another_cancellation_for_its_own() -> None:
+    waiting = asyncio.Event()
+
+    async def work() -> tuple[bool, int]:
+        quiet = Quiet(_task(), 3600)
+        quiet.start()
+        waiting.set()
+        try:
+            await asyncio.get_running_loop().create_future()
+        except asyncio.CancelledError:
+            return quiet.ours(), _task().cancelling()
+        finally:
+            quiet.close()
+        raise AssertionError("not cancelled")
+
+    task = asyncio.create_task(work())
+    await waiting.wait()
+    task.cancel()
+    assert await task == (False, 1)
+
+
+def _task() -> asyncio.Task[Any]:
+    task = asyncio.current_task()
+    assert task is not None
+    return task
