@@ -31,6 +31,9 @@ _._handle_eio_message
 _._log_error_once
 _.message_key
 _.auth  # Socket.IO's connect(sid, environ, auth)
+# python-engineio's socket state, set by server/net/eio.py's websocket session, read by the library.
+_.upgrading
+_.upgraded
 
 # python-socketio's AsyncPubSubManager calls these of its subclass (server/store/sio_manager.py).
 _._publish
