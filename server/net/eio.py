@@ -154,30 +154,29 @@ class Quiet:
 
 async def _poll(socket: AsyncSocket, quiet: Quiet) -> list[eio_packet.Packet]:
     """``AsyncSocket.poll``: the packets queued for the client, waiting for the first (at most
-    a ping interval and timeout, by ``quiet``); an empty list once the socket is closing."""
-    try:
-        first = socket.queue.get_nowait()
-    except asyncio.QueueEmpty:
+    a ping interval and timeout, by ``quiet``); an empty list once the socket is closing. (The
+    queue is asked ``empty()`` rather than made to raise ``QueueEmpty``: this runs per batch.)"""
+    queue = socket.queue
+    if queue.empty():
         quiet.start()
         try:
-            first = await socket.queue.get()
+            first = await queue.get()
         except asyncio.CancelledError:  # the wait's end, or the session's
             quiet.ours()
             raise eio_exceptions.QueueEmpty() from None
         finally:
             quiet.stop()
-    socket.queue.task_done()
+    else:
+        first = queue.get_nowait()
+    queue.task_done()
     if first is None:
         return []
     packets = [first]
-    while True:
-        try:
-            pkt = socket.queue.get_nowait()
-        except asyncio.QueueEmpty:
-            break
-        socket.queue.task_done()
+    while not queue.empty():
+        pkt = queue.get_nowait()
+        queue.task_done()
         if pkt is None:
-            socket.queue.put_nowait(None)
+            queue.put_nowait(None)
             break
         packets.append(pkt)
     return packets
