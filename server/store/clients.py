@@ -53,6 +53,12 @@ REFRESH_EVERY = 0.25  # seconds between two slot-map refreshes after unreachable
 _NOT_RUN = ("MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN", "LOADING")
 _UNREACHED = (RedisConnectionError, RedisTimeoutError, OSError)
 
+try:  # hiredis packs a command in C: a commit's EVALSHA in 2.8 us, redis-py's asyncio one in 10
+    from hiredis import pack_command as _c_pack
+except ImportError:  # pragma: no cover - hiredis is optional (the ``fast`` extra)
+    _c_pack = None  # type: ignore[assignment]
+_C_PACKED = frozenset({str, bytes, int})  # packed as redis-py packs them (not bool, not float)
+
 
 def is_cluster_url(url: str) -> bool:
     return url.split("://", 1)[0].lower() in CLUSTER_SCHEMES
@@ -121,12 +127,26 @@ def connect(url: str, *, socket_timeout: float, max_connections: int, pool_wait:
     return aioredis.Redis.from_pool(pool)  # closes the pool with it
 
 
+def _one_word(name: Any) -> bool:
+    return type(name) is str and " " not in name
+
+
+def packed(conn: Any, *args: Any) -> Any:
+    """The command as ``conn.send_command(*args)`` would send it: by hiredis where it packs the
+    arguments' types byte for byte as redis-py does, else by the connection (which also splits
+    a command name of several words)."""
+    if _c_pack is not None and _one_word(args[0]) and all(type(a) in _C_PACKED for a in args):
+        return _c_pack(args)
+    return conn.pack_command(*args)
+
+
 async def _send(conn: Any, script: Any, keys: list[str], args: list[Any], asking: bool) -> Any:
     """EVALSHA on ``conn`` (EVAL when Redis lost its script cache: nothing ran then)."""
     if asking:
         await conn.send_command("ASKING", check_health=False)
         await conn.read_response()
-    await conn.send_command("EVALSHA", script.sha, len(keys), *keys, *args, check_health=False)
+    command = packed(conn, "EVALSHA", script.sha, len(keys), *keys, *args)
+    await conn.send_packed_command(command, check_health=False)
     try:
         return await conn.read_response()
     except NoScriptError:
