@@ -35,7 +35,7 @@ from socketio import packet as sio_packet
 from server.errors import BAD_REQUEST, TOO_LARGE, CardtableError
 from server.net.eio import BAD_PACKET, GuardedEngine
 from server.net.messages import safe_ref
-from server.net.wire import MALFORMED, pack_packet, unpack_packet
+from server.net.wire import MALFORMED, EngineJSON, pack_packet, unpack_packet
 
 log = logging.getLogger("cardtable.sio")
 MAX_DROPPED_ATTACHMENTS = 64  # binary frames dropped after one refused binary event
@@ -80,6 +80,9 @@ class GuardedServer(socketio.AsyncServer):
     def __init__(self, *args: Any, events: frozenset[str], frame_limit: int, **kwargs: Any) -> None:
         kwargs.setdefault("serializer", WirePacket)
         super().__init__(*args, **kwargs)
+        # The library hands ``json`` to Engine.IO's packets too (a class attribute); those
+        # need a codec that raises, or a client's upgrade from long-polling is refused.
+        eio_packet.Packet.json = EngineJSON
         self.msgpack_sids: set[str] = set()  # eio sids of connections that speak msgpack
         self.client_events = events
         self.frame_limit = frame_limit

@@ -44,6 +44,21 @@ def loads(s: str | bytes, **kwargs: Any) -> Any:
         return [MALFORMED, None]
 
 
+class EngineJSON:
+    """The JSON codec of Engine.IO's own packets (python-engineio reads each text packet's data
+    as JSON and keeps the text when that raises ``ValueError``: the upgrade's ``2probe`` must
+    read as ``"probe"``, not as the :data:`MALFORMED` marker :func:`loads` gives Socket.IO)."""
+
+    dumps = staticmethod(dumps)
+
+    @staticmethod
+    def loads(s: str | bytes, **kwargs: Any) -> Any:
+        try:
+            return json.loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("nested too deeply") from None
+
+
 # --- msgpack -------------------------------------------------------------------------------
 
 _UNDEFINED = object()  # notepack.io's ``undefined``: fixext 1, type 0, one zero byte
