@@ -56,13 +56,18 @@ class EncodeMismatch(AssertionError):
 @dataclass
 class _Stack:
     """A player's undo stack as encoded: its top entry (the object itself), the whole stack's
-    bytes, the top entry's own (``older`` empty), each older entry's, and those joined."""
+    bytes, the top entry's own bytes (``older`` empty), and the length of each older entry's
+    bytes, which end the stack's, one after the other."""
 
     top: UndoEntry
     raw: msgspec.Raw
-    own: msgspec.Raw
-    older: list[msgspec.Raw]
-    body: bytes
+    own: bytes
+    sizes: list[int]
+
+    def body(self) -> memoryview:
+        """The older entries' bytes, joined."""
+        whole = memoryview(self.raw)
+        return whole[len(whole) - sum(self.sizes) :]
 
 
 @dataclass
@@ -147,11 +152,12 @@ def _stack(top: UndoEntry, was: _Stack | None) -> _Stack | None:
     as it was (``was``) where they are its entries (the same objects), or its top copied below
     the new one; the rest encoded. ``None``: an older entry has entries below it."""
     new = top.older
+    parts: list[bytes | memoryview]
     if was is None:
         if any(e.older for e in new):
             return None
-        older = [msgspec.Raw(_encode(e)) for e in new]
-        body = b"".join(older)
+        parts = [_encode(e) for e in new]
+        sizes = [len(part) for part in parts]
     else:
         # ``was`` holds its entries, so their ids are nobody else's.
         old, n = was.top.older, len(new)
@@ -165,42 +171,44 @@ def _stack(top: UndoEntry, was: _Stack | None) -> _Stack | None:
             and (new[-1].version, tuple(new[-1].expect.items())) == own_key
             and not new[-1].older
         ):  # an operation pushed: the top it covered is now an older entry
-            older = [*was.older[drop:], was.own]
-            cut = sum(len(r) for r in was.older[:drop])
-            body = was.body[cut:] + was.own
+            parts = [was.body()[sum(was.sizes[:drop]) :], was.own]
+            sizes = [*was.sizes[drop:], len(was.own)]
         elif n < len(old) and ids == list(map(id, old[:n])):  # an undo popped, re-dated none
-            older = was.older[:n]
-            body = was.body[: len(was.body) - sum(len(r) for r in was.older[n:])]
+            body = was.body()
+            parts = [body[: len(body) - sum(was.sizes[n:])]]
+            sizes = was.sizes[:n]
         else:
             found = _older(new, was, own_key)
             if found is None:
                 return None
-            older, body = found, b"".join(found)
+            parts, sizes = found, [len(part) for part in found]
     own = _encode(msgspec.structs.replace(top, older=[]))
     if not own.endswith(_OLDER_EMPTY):
         return None
     # The whole stack is the top's own bytes with its empty ``older`` array replaced.
-    raw = msgspec.Raw(b"".join((own[:-1], _array_header(len(older)), body)))
-    return _Stack(top, raw, msgspec.Raw(own), older, body)
+    raw = msgspec.Raw(b"".join((own[:-1], _array_header(len(sizes)), *parts)))
+    return _Stack(top, raw, own, sizes)
 
 
 def _older(
     new: list[UndoEntry], was: _Stack, own_key: tuple[int, tuple[tuple[str, int], ...]]
-) -> list[msgspec.Raw] | None:
+) -> list[bytes | memoryview] | None:
     """The bytes of each of ``new`` (older entries): ``was``'s where it is the same entry (the
     same object, or its top copied below), the rest encoded; ``None``: one has entries below."""
-    same = {id(e): raw for e, raw in zip(was.top.older, was.older, strict=True)}
-    older = []
+    body, at = was.body(), 0
+    same: dict[int, memoryview] = {}
+    for e, size in zip(was.top.older, was.sizes, strict=True):
+        same[id(e)] = body[at : at + size]
+        at += size
+    older: list[bytes | memoryview] = []
     for e in new:
         if e.older:
             return None
-        raw = same.get(id(e))
-        if raw is None:
-            if (e.version, tuple(e.expect.items())) == own_key:
-                raw = was.own  # an entry is one player's operation at one version
-            else:
-                raw = msgspec.Raw(_encode(e))
-        older.append(raw)
+        part: bytes | memoryview | None = same.get(id(e))
+        if part is None:  # its top copied below (one operation at one version), or new
+            own = (e.version, tuple(e.expect.items())) == own_key
+            part = was.own if own else _encode(e)
+        older.append(part)
     return older
 
 

@@ -136,6 +136,7 @@ def test_an_undo_that_re_dates_an_older_entry() -> None:
     pieces = Pieces(check=True)
     card = t.objects["pile"].cards[-1]  # type: ignore[union-attr]
     for op in (
+        O.Move(id="l1", x=9.0, y=9.0),  # an entry the undo leaves as it is
         O.Move(id=card, to="row"),
         O.Move(id="k1", x=3.0, y=3.0),
         O.Move(id="row", x=500.0, y=500.0),
@@ -145,7 +146,7 @@ def test_an_undo_that_re_dates_an_older_entry() -> None:
         change = reduce(t, TableOp("p0", op), Env(now=0.0, rng=random.Random(0)))
         assert change is not None
         pieces.keep(encode_room(pieces, t, change))
-    assert t.undo["p0"].older[0].expect.get(card) == 4
+    assert t.undo["p0"].older[1].expect.get(card) == 5
 
 
 def test_deep_stacks_that_drop_their_oldest_entries() -> None:
