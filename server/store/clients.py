@@ -43,7 +43,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store.base import StoreUnavailable
-from server.store.redis_calls import no_node_answers
+from server.store.redis_calls import cancel_again, cancelling, no_node_answers
 from server.store.replicas import wait_for_replicas
 
 Client = aioredis.Redis | RedisCluster
@@ -222,10 +222,12 @@ class ScriptRunner:
         except _UNREACHED as exc:
             await conn.disconnect(nowait=True)
             raise StoreUnavailable(str(exc)) from exc
+        before = cancelling()
         try:
             got = await _send(conn, script, keys, args, asking)
             if getattr(script, "waits", True):
                 await wait_for_replicas(conn, self.replicas, self.replica_timeout_ms)
+            cancel_again(before)  # a cancellation redis-py took in a read, raised again
             return got
         except (BusyLoadingError, ClusterDownError, TryAgainError) as exc:  # refused, not run
             raise StoreUnavailable(str(exc)) from exc
