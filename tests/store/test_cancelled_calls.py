@@ -52,3 +52,28 @@ async def test_a_cancelled_commit_is_cancelled(store: RedisStore) -> None:
             await store.commit("CANCELME", version, version + 1, b"s", b"e")
 
     assert await _cancelled_returns(commit) == 0
+
+
+async def test_a_cancelled_feed_read_is_cancelled(store: RedisStore) -> None:
+    """The commit feed's read loop stops only if its read gives the cancellation back. A guard:
+    the pub/sub read was not seen to take a cancellation (800 cancelled reads while commits
+    arrive, on both stores), so the feed has no ``cancel_again`` of its own; this says if it
+    starts to."""
+    feed = store.subscription()
+    stop = asyncio.Event()
+
+    async def commits() -> None:  # entries arriving while reads are cancelled
+        version = 0
+        while not stop.is_set():
+            await store.commit("CANCELFEED", version, version + 1, b"s", b"e")
+            version += 1
+
+    try:
+        await feed.subscribe("CANCELFEED")
+        await store.create("CANCELFEED", b"v0")
+        writer = asyncio.create_task(commits())
+        assert await _cancelled_returns(lambda: feed.next(5.0), rounds=800) == 0
+    finally:
+        stop.set()
+        await writer
+        await feed.close()
