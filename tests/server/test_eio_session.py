@@ -66,19 +66,26 @@ class CountingQuiet(Quiet):
         self.fired.set()
 
 
-async def test_quiet_ends_a_wait_that_lasts_and_takes_its_cancellation_back() -> None:
-    async def wait_for_ever() -> tuple[bool, int]:
-        quiet = Quiet(_task(), 0.01)
-        quiet.start()
-        try:
-            await asyncio.get_running_loop().create_future()
-        except asyncio.CancelledError:
-            return quiet.ours(), _task().cancelling()
-        finally:
-            quiet.close()
-        raise AssertionError("not cancelled")
+async def _wait_under_quiet(
+    seconds: float, waiting: asyncio.Event | None = None
+) -> tuple[bool, int]:
+    """Wait for ever under a ``Quiet`` of ``seconds``; once cancelled: whether ``Quiet`` took
+    the cancellation for its own, and the cancellations the task still has."""
+    quiet = Quiet(_task(), seconds)
+    quiet.start()
+    if waiting is not None:
+        waiting.set()
+    try:
+        await asyncio.get_running_loop().create_future()
+    except asyncio.CancelledError:
+        return quiet.ours(), _task().cancelling()
+    finally:
+        quiet.close()
+    raise AssertionError("not cancelled")
 
-    assert await asyncio.create_task(wait_for_ever()) == (True, 0)
+
+async def test_quiet_ends_a_wait_that_lasts_and_takes_its_cancellation_back() -> None:
+    assert await asyncio.create_task(_wait_under_quiet(0.01)) == (True, 0)
 
 
 async def test_quiet_lets_the_time_between_waits_pass() -> None:
@@ -97,20 +104,7 @@ async def test_quiet_lets_the_time_between_waits_pass() -> None:
 
 async def test_quiet_does_not_take_another_cancellation_for_its_own() -> None:
     waiting = asyncio.Event()
-
-    async def work() -> tuple[bool, int]:
-        quiet = Quiet(_task(), 3600)
-        quiet.start()
-        waiting.set()
-        try:
-            await asyncio.get_running_loop().create_future()
-        except asyncio.CancelledError:
-            return quiet.ours(), _task().cancelling()
-        finally:
-            quiet.close()
-        raise AssertionError("not cancelled")
-
-    task = asyncio.create_task(work())
+    task = asyncio.create_task(_wait_under_quiet(3600, waiting))
     await waiting.wait()
     task.cancel()
     assert await task == (False, 1)
